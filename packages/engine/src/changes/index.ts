@@ -1,0 +1,2 @@
+export * from './changes.ts'
+export type * from './tables.ts'

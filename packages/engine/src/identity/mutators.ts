@@ -1,0 +1,233 @@
+import { conflict, EngineError, notFound } from '../errors.ts'
+import { defineMutator, defineUserMutator } from '../mutator/define.ts'
+import { toApiKey, toHousehold, toUser } from './model.ts'
+import {
+  AddMemberArgsSchema,
+  CreateApiKeyArgsSchema,
+  CreateHouseholdArgsSchema,
+  CreateUserArgsSchema,
+  ReplacePreferencesArgsSchema,
+  RevokeApiKeyArgsSchema,
+  UpdateHouseholdArgsSchema,
+  UpdateProfileArgsSchema,
+} from './schema.ts'
+
+/** Creates a user; an email, when given, is unique. Used by the CLI and first start. */
+export const createUser = defineUserMutator({
+  name: 'identity.createUser',
+  scope: null,
+  args: CreateUserArgsSchema,
+  async run(tx, args, ctx) {
+    if (args.email) {
+      const taken = await tx.selectFrom('users').select('id').where('email', '=', args.email).executeTakeFirst()
+      if (taken) throw conflict('EMAIL_TAKEN', `A user with the email ${args.email} already exists.`)
+    }
+    const row = await tx
+      .insertInto('users')
+      .values({
+        id: args.id,
+        name: args.name,
+        email: args.email ?? null,
+        time_zone: args.timeZone ?? null,
+        default_household_id: null,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    return toUser(row)
+  },
+})
+
+/** Creates a household with the acting user as its owner, and makes it their default if they have none. */
+export const createHousehold = defineMutator({
+  name: 'households.create',
+  scope: null,
+  args: CreateHouseholdArgsSchema,
+  async run(tx, args, ctx) {
+    if (args.id !== ctx.householdId) {
+      throw new EngineError(400, 'HOUSEHOLD_MISMATCH', 'The household id must match the context household.')
+    }
+    const row = await tx
+      .insertInto('households')
+      .values({
+        id: args.id,
+        name: args.name,
+        base_currency: args.baseCurrency,
+        time_zone: args.timeZone,
+        data_language: args.dataLanguage,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await tx
+      .insertInto('memberships')
+      .values({ household_id: args.id, user_id: ctx.userId, role: 'owner', created_at: ctx.now })
+      .execute()
+    await tx
+      .updateTable('users')
+      .set({ default_household_id: args.id })
+      .where('id', '=', ctx.userId)
+      .where('default_household_id', 'is', null)
+      .execute()
+    ctx.emit('household.created', { householdId: args.id })
+    return toHousehold(row)
+  },
+})
+
+/** Renames or re-settles a household; owners only. */
+export const updateHousehold = defineMutator({
+  name: 'households.update',
+  scope: 'write:households',
+  ownerOnly: true,
+  args: UpdateHouseholdArgsSchema,
+  async run(tx, args, ctx) {
+    const row = await tx
+      .updateTable('households')
+      .set({
+        ...(args.name !== undefined && { name: args.name }),
+        ...(args.baseCurrency !== undefined && { base_currency: args.baseCurrency }),
+        ...(args.timeZone !== undefined && { time_zone: args.timeZone }),
+        ...(args.dataLanguage !== undefined && { data_language: args.dataLanguage }),
+        updated_at: ctx.now,
+      })
+      .where('id', '=', ctx.householdId)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw notFound('Household', ctx.householdId)
+    ctx.emit('household.updated', { householdId: ctx.householdId, changes: Object.keys(args) })
+    return toHousehold(row)
+  },
+})
+
+/** Adds a user to the household, or changes their role; owners only. */
+export const addMember = defineMutator({
+  name: 'households.addMember',
+  scope: 'write:households',
+  ownerOnly: true,
+  args: AddMemberArgsSchema,
+  async run(tx, args, ctx) {
+    const user = await tx.selectFrom('users').select('id').where('id', '=', args.userId).executeTakeFirst()
+    if (!user) throw notFound('User', args.userId)
+    await tx
+      .insertInto('memberships')
+      .values({ household_id: ctx.householdId, user_id: args.userId, role: args.role, created_at: ctx.now })
+      .onConflict((oc) => oc.columns(['household_id', 'user_id']).doUpdateSet({ role: args.role }))
+      .execute()
+    await tx
+      .updateTable('users')
+      .set({ default_household_id: ctx.householdId })
+      .where('id', '=', args.userId)
+      .where('default_household_id', 'is', null)
+      .execute()
+    return { householdId: ctx.householdId, userId: args.userId, role: args.role }
+  },
+})
+
+/** Updates the caller's profile; a new default household must be one they belong to. */
+export const updateProfile = defineUserMutator({
+  name: 'profile.update',
+  scope: 'write:profile',
+  args: UpdateProfileArgsSchema,
+  async run(tx, args, ctx) {
+    if (args.defaultHouseholdId) {
+      const member = await tx
+        .selectFrom('memberships')
+        .select('role')
+        .where('user_id', '=', ctx.userId)
+        .where('household_id', '=', args.defaultHouseholdId)
+        .executeTakeFirst()
+      if (!member) throw notFound('Household', args.defaultHouseholdId)
+    }
+    if (args.email) {
+      const taken = await tx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', args.email)
+        .where('id', '!=', ctx.userId)
+        .executeTakeFirst()
+      if (taken) throw conflict('EMAIL_TAKEN', `Another user already has the email ${args.email}.`)
+    }
+    const row = await tx
+      .updateTable('users')
+      .set({
+        ...(args.name !== undefined && { name: args.name }),
+        ...(args.email !== undefined && { email: args.email }),
+        ...(args.timeZone !== undefined && { time_zone: args.timeZone }),
+        ...(args.defaultHouseholdId !== undefined && { default_household_id: args.defaultHouseholdId }),
+        updated_at: ctx.now,
+      })
+      .where('id', '=', ctx.userId)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw notFound('User', ctx.userId)
+    return toUser(row)
+  },
+})
+
+/** Replaces the caller's preferences blob whole; it is bounded in size and always an object. */
+export const replacePreferences = defineUserMutator({
+  name: 'profile.replacePreferences',
+  scope: 'write:profile',
+  args: ReplacePreferencesArgsSchema,
+  async run(tx, args, ctx) {
+    const row = await tx
+      .updateTable('users')
+      .set({ preferences: JSON.stringify(args.preferences), updated_at: ctx.now })
+      .where('id', '=', ctx.userId)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw notFound('User', ctx.userId)
+    return toUser(row)
+  },
+})
+
+/** Issues an API key whose scopes are a subset of the caller's; only its hash is stored. */
+export const createApiKey = defineUserMutator({
+  name: 'apiKeys.create',
+  scope: 'write:profile',
+  args: CreateApiKeyArgsSchema,
+  async run(tx, args, ctx) {
+    const excess = args.scopes.filter((s) => !ctx.scopes.includes(s))
+    if (excess.length > 0) {
+      throw new EngineError(403, 'SCOPE_NOT_GRANTABLE', `You cannot grant scopes you do not hold: ${excess.join(', ')}.`, {
+        extra: { scopes: excess },
+      })
+    }
+    const row = await tx
+      .insertInto('api_keys')
+      .values({
+        id: args.id,
+        user_id: ctx.userId,
+        name: args.name,
+        prefix: args.prefix,
+        key_hash: args.keyHash,
+        scopes: args.scopes,
+        created_at: ctx.now,
+        last_used_at: null,
+        revoked_at: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    return toApiKey(row)
+  },
+})
+
+/** Revokes one of the caller's keys; revoking twice is harmless, another user's key is 404. */
+export const revokeApiKey = defineUserMutator({
+  name: 'apiKeys.revoke',
+  scope: 'write:profile',
+  args: RevokeApiKeyArgsSchema,
+  async run(tx, args, ctx) {
+    const row = await tx
+      .updateTable('api_keys')
+      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(ctx.now)) }))
+      .where('id', '=', args.id)
+      .where('user_id', '=', ctx.userId)
+      .returningAll()
+      .executeTakeFirst()
+    if (!row) throw notFound('API key', args.id)
+    return toApiKey(row)
+  },
+})

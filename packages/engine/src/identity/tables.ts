@@ -1,0 +1,60 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
+import type { Role } from '../scopes.ts'
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
+
+/** A person who signs in; preferences are a free JSON blob the apps own. */
+export interface UsersTable {
+  id: string
+  name: string
+  email: string | null
+  time_zone: string | null
+  default_household_id: string | null
+  preferences: ColumnType<Record<string, unknown>, string | undefined, string>
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** The scope of almost all data: one family's shared books. */
+export interface HouseholdsTable {
+  id: string
+  name: string
+  base_currency: string
+  time_zone: string
+  data_language: string
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+/** A user's place in a household and the role they hold there. */
+export interface MembershipsTable {
+  household_id: string
+  user_id: string
+  role: Role
+  created_at: Timestamp
+}
+
+/** A bearer credential; only the SHA-256 of the secret is kept. */
+export interface ApiKeysTable {
+  id: string
+  user_id: string
+  name: string
+  prefix: string
+  key_hash: string
+  scopes: string[]
+  created_at: Timestamp
+  last_used_at: Date | null
+  revoked_at: Date | null
+}
+
+/** The per-household version counter that sync reads; bumped once per mutation. */
+export interface HouseholdClockTable {
+  household_id: string
+  version: Generated<number>
+}
+
+export type UserRow = Selectable<UsersTable>
+export type HouseholdRow = Selectable<HouseholdsTable>
+export type MembershipRow = Selectable<MembershipsTable>
+export type ApiKeyRow = Selectable<ApiKeysTable>
+export type NewApiKey = Insertable<ApiKeysTable>

@@ -1,0 +1,23 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import * as foundation from './0001-foundation.ts'
+
+/** Every migration, in order; the names are what the tracking table records. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-foundation': foundation,
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
+
+/**
+ * Brings a database to the latest schema. Kysely's migrator tracks applied migrations in a
+ * table and takes a lock, so two processes starting at once, or a second run, are safe.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName
+    throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error })
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

@@ -1,0 +1,29 @@
+import type { Role, Scope } from '../scopes.ts'
+
+/** Who is acting, with what rights, and when; every mutator and query receives it. */
+export interface ActorContext {
+  userId: string
+  scopes: readonly Scope[]
+  /** The instant the operation happens at; mutators never read the clock themselves. */
+  now: Date
+  /** Set when the operation arrived from a syncing device. */
+  clientId?: string
+  mutationId?: number
+}
+
+/** An actor inside one household, with the role their membership gives them. */
+export interface HouseholdContext extends ActorContext {
+  householdId: string
+  role: Role
+}
+
+/** A domain event a mutator emits; the wrapper writes it to the outbox in the same transaction. */
+export interface DomainEvent {
+  type: string
+  data: Record<string, unknown>
+}
+
+/** What a mutator's body gets besides the transaction: the actor, plus a way to emit events. */
+export type MutationContext<C extends ActorContext = HouseholdContext> = C & {
+  emit(type: string, data: Record<string, unknown>): void
+}

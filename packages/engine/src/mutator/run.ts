@@ -1,0 +1,112 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import { monotonicFactory } from 'ulidx'
+import type { z } from 'zod'
+import { EngineError, insufficientScope, ownerOnly } from '../errors.ts'
+import type { Database } from '../store/database.ts'
+import type { ActorContext, DomainEvent, HouseholdContext, MutationContext } from './context.ts'
+import type { Mutator, Query } from './define.ts'
+import { parseArgs } from './parse-args.ts'
+
+const eventId = monotonicFactory()
+
+/** How a mutation's side effects leave the transaction. */
+export interface RunOptions {
+  /** `outbox` (server) queues emitted events; `discard` (a device) drops them. */
+  effects?: 'outbox' | 'discard'
+}
+
+/** What a run returns: the mutator's result and the household version it committed at. */
+export interface MutationResult<R> {
+  result: R
+  version: number | null
+}
+
+/**
+ * Runs a mutator the one way all callers do: authorize from the context (never from args),
+ * validate, then in one transaction bump the household clock (which the change-log triggers
+ * stamp every row change with), run the body, and queue its events to the outbox.
+ */
+export async function runMutation<S extends z.ZodType, R, C extends ActorContext>(
+  db: Kysely<Database>,
+  mutator: Mutator<S, R, C>,
+  rawArgs: unknown,
+  ctx: C,
+  options: RunOptions = {},
+): Promise<MutationResult<R>> {
+  authorize(mutator, ctx)
+  const args = parseArgs(mutator.args, rawArgs)
+  return db.transaction().execute((tx) => applyMutation(tx, mutator, args, ctx, options))
+}
+
+/**
+ * The body of a run inside a transaction the caller owns (sync pushes use it inside a
+ * savepoint). Arguments must already be parsed.
+ */
+export async function applyMutation<S extends z.ZodType, R, C extends ActorContext>(
+  tx: Transaction<Database>,
+  mutator: Mutator<S, R, C>,
+  args: z.output<S>,
+  ctx: C,
+  options: RunOptions = {},
+): Promise<MutationResult<R>> {
+  const householdId = mutator.level === 'household' ? (ctx as unknown as HouseholdContext).householdId : null
+  const version = householdId ? await tick(tx, householdId) : null
+  const events: DomainEvent[] = []
+  const mctx = { ...ctx, emit: (type: string, data: Record<string, unknown>) => events.push({ type, data }) }
+  const result = await mutator.run(tx, args, mctx as MutationContext<C>)
+  if (events.length > 0 && (options.effects ?? 'outbox') === 'outbox') {
+    await tx
+      .insertInto('outbox')
+      .values(
+        events.map((e) => ({
+          household_id: householdId,
+          topic: 'event',
+          payload: JSON.stringify({
+            id: `evt_${eventId()}`,
+            type: e.type,
+            householdId,
+            occurredAt: ctx.now.toISOString(),
+            version,
+            data: e.data,
+          }),
+        })),
+      )
+      .execute()
+  }
+  return { result, version }
+}
+
+/** Runs a read after the same scope check a mutator gets. */
+export async function runQuery<S extends z.ZodType, R, C extends ActorContext>(
+  db: Kysely<Database>,
+  query: Query<S, R, C>,
+  rawArgs: unknown,
+  ctx: C,
+): Promise<R> {
+  if (query.scope && !ctx.scopes.includes(query.scope)) throw insufficientScope(query.scope)
+  return query.run(db, parseArgs(query.args, rawArgs), ctx)
+}
+
+/** Checks scope and role; the same check serves REST routes and sync pushes. */
+export function authorize(mutator: Mutator<any, any, any>, ctx: ActorContext): void {
+  if (mutator.scope && !ctx.scopes.includes(mutator.scope)) throw insufficientScope(mutator.scope)
+  if (mutator.ownerOnly && (ctx as HouseholdContext).role !== 'owner') throw ownerOnly()
+  if (mutator.level === 'household' && !(ctx as HouseholdContext).householdId) {
+    throw new EngineError(400, 'HOUSEHOLD_REQUIRED', `${mutator.name} needs a household.`)
+  }
+}
+
+/**
+ * Takes the household's clock lock and the next version, and tells the change-log triggers
+ * which version this transaction writes. Serializes mutations within one household.
+ */
+async function tick(tx: Transaction<Database>, householdId: string): Promise<number> {
+  const { version } = await tx
+    .insertInto('household_clock')
+    .values({ household_id: householdId, version: 1 })
+    .onConflict((oc) => oc.column('household_id').doUpdateSet({ version: sql`household_clock.version + 1` }))
+    .returning('version')
+    .executeTakeFirstOrThrow()
+  await sql`select set_config('hearth.version', ${String(version)}, true)`.execute(tx)
+  return version
+}

@@ -1,0 +1,3 @@
+export * from './outbox.ts'
+export type * from './tables.ts'
+export * from './worker.ts'

@@ -1,0 +1,22 @@
+import type { ChangeLogTable } from '../changes/tables.ts'
+import type { IdempotencyKeysTable } from '../idempotency/tables.ts'
+import type {
+  ApiKeysTable,
+  HouseholdClockTable,
+  HouseholdsTable,
+  MembershipsTable,
+  UsersTable,
+} from '../identity/tables.ts'
+import type { OutboxTable } from '../outbox/tables.ts'
+
+/** Every table the engine knows, for Kysely's typing; each domain owns its own slice. */
+export interface Database {
+  users: UsersTable
+  households: HouseholdsTable
+  memberships: MembershipsTable
+  api_keys: ApiKeysTable
+  household_clock: HouseholdClockTable
+  change_log: ChangeLogTable
+  outbox: OutboxTable
+  idempotency_keys: IdempotencyKeysTable
+}

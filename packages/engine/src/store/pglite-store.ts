@@ -1,0 +1,35 @@
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
+import { Kysely } from 'kysely'
+import { PGliteDialect } from 'kysely-pglite-dialect'
+import type { Database } from './database.ts'
+import type { Store } from './store.ts'
+import { TYPE_PARSERS } from './type-parsers.ts'
+
+/** Options for an embedded store; `dataDir` is a folder, `memory://`, or `idb://name` in browsers. */
+export interface PGliteStoreOptions {
+  dataDir: string
+  /** Released after the database closes, for example a data-folder lock. */
+  onClose?: () => Promise<void> | void
+}
+
+/** Opens PGlite with the shared type parsers; browser-safe (no Node imports). */
+export async function openPGliteStore(options: PGliteStoreOptions): Promise<Store> {
+  const pgliteOptions: PGliteOptions = { parsers: TYPE_PARSERS }
+  const pg = options.dataDir === 'memory://' ? new PGlite(pgliteOptions) : new PGlite(options.dataDir, pgliteOptions)
+  await pg.waitReady
+  return wrapPGlite(pg, options.dataDir, options.onClose)
+}
+
+/** Wraps an already-open PGlite (a clone, say) as a store. */
+export function wrapPGlite(pg: PGlite, location: string, onClose?: () => Promise<void> | void): Store {
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pg) })
+  return {
+    db,
+    kind: 'pglite',
+    location,
+    async close() {
+      await db.destroy()
+      await onClose?.()
+    },
+  }
+}

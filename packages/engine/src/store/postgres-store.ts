@@ -1,0 +1,48 @@
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from './database.ts'
+import type { Store } from './store.ts'
+import { TYPE_PARSERS } from './type-parsers.ts'
+
+/** Options for a PostgreSQL store reached through `pg`. */
+export interface PostgresStoreOptions {
+  url: string
+  poolSize?: number
+}
+
+/** A `pg` type table that applies Hearth's parsers and leaves the rest to pg's defaults. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    const parser = TYPE_PARSERS[oid]
+    if (parser && format !== 'binary') return parser
+    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text')
+  },
+} as pg.CustomTypesConfig
+
+/** Opens a pooled PostgreSQL store; the URL's password is redacted from `location`. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types })
+  // Fail at start-up, not on the first request, when the server is unreachable.
+  const client = await pool.connect()
+  client.release()
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    db,
+    kind: 'postgres',
+    location: redact(options.url),
+    async close() {
+      await db.destroy()
+    },
+  }
+}
+
+/** Hides the password of a connection URL for logs. */
+export function redact(url: string): string {
+  try {
+    const u = new URL(url)
+    if (u.password) u.password = '***'
+    return u.toString()
+  } catch {
+    return 'postgres://(unparseable url)'
+  }
+}
