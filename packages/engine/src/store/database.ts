@@ -1,3 +1,4 @@
+import type { CatalogTables } from '../catalog/tables.ts'
 import type { ChangeLogTable } from '../changes/tables.ts'
 import type { IdempotencyKeysTable } from '../idempotency/tables.ts'
 import type {
@@ -7,10 +8,11 @@ import type {
   MembershipsTable,
   UsersTable,
 } from '../identity/tables.ts'
+import type { LedgerTables } from '../ledger/tables.ts'
 import type { OutboxTable } from '../outbox/tables.ts'
 
-/** Every table the engine knows, for Kysely's typing; each domain owns its own slice. */
-export interface Database {
+/** Identity, sync bookkeeping and server plumbing. */
+interface FoundationTables {
   users: UsersTable
   households: HouseholdsTable
   memberships: MembershipsTable
@@ -20,3 +22,6 @@ export interface Database {
   outbox: OutboxTable
   idempotency_keys: IdempotencyKeysTable
 }
+
+/** Every table the engine knows, for Kysely's typing; each domain owns its own slice. */
+export type Database = FoundationTables & CatalogTables & LedgerTables

@@ -1,0 +1,2 @@
+export * from './store-fixture.ts'
+export * from './variant.ts'

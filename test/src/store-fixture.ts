@@ -1,0 +1,60 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  type HouseholdContext,
+  identityMutators,
+  migrateToLatest,
+  openPGliteStore,
+  runMutation,
+  SCOPES,
+  type Store,
+} from '@hearth/engine'
+import { openPostgresStore } from '@hearth/engine/node'
+import { ulid } from 'ulidx'
+import { TEMPLATE_DIR_ENV, TEST_DATABASE_URL } from './variant.ts'
+
+let shared: Promise<Store> | null = null
+
+/**
+ * The migrated store this worker shares across its test files. Tests isolate themselves by
+ * creating their own household, never by resetting the database.
+ */
+export function sharedStore(): Promise<Store> {
+  shared ??= openTestStore()
+  return shared
+}
+
+async function openTestStore(): Promise<Store> {
+  if (TEST_DATABASE_URL) return openPostgresStore({ url: TEST_DATABASE_URL, poolSize: 5 })
+  const template = process.env[TEMPLATE_DIR_ENV]
+  if (!template) {
+    const store = await openPGliteStore({ dataDir: 'memory://' })
+    await migrateToLatest(store.db)
+    return store
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-test-worker-'))
+  cpSync(template, dir, { recursive: true })
+  const store = await openPGliteStore({ dataDir: dir, onClose: () => rmSync(dir, { recursive: true, force: true }) })
+  await migrateToLatest(store.db)
+  return store
+}
+
+/** A fresh user who owns a fresh household, with every scope: the usual starting point of a test. */
+export async function newHousehold(
+  store: Store,
+  options: { name?: string; baseCurrency?: string; timeZone?: string } = {},
+): Promise<HouseholdContext> {
+  const userId = ulid()
+  const householdId = ulid()
+  const now = new Date()
+  const actor = { userId, scopes: [...SCOPES], now }
+  await runMutation(store.db, identityMutators.createUser, { id: userId, name: 'Test Owner' }, actor)
+  await runMutation(
+    store.db,
+    identityMutators.createHousehold,
+    { id: householdId, name: options.name ?? 'Test Household', ...options },
+    { ...actor, householdId, role: 'owner' },
+  )
+  return { ...actor, householdId, role: 'owner' }
+}
