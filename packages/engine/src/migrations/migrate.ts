@@ -1,9 +1,11 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
 import * as foundation from './0001-foundation.ts'
+import * as catalog from './0002-catalog.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-catalog': catalog,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
@@ -17,7 +19,9 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest()
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName
-    throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`, { cause: error })
+    throw new Error(`Migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`, {
+      cause: error,
+    })
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
 }
