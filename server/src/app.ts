@@ -1,0 +1,100 @@
+import { type Store, zodIssuesToFieldErrors } from '@hearth/engine'
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import { requestId } from 'hono/request-id'
+import type { Logger } from 'pino'
+import { authenticate } from './http/authenticate.ts'
+import type { AppEnv } from './http/env.ts'
+import { idempotency } from './http/idempotency.ts'
+import { requireMembership } from './http/membership.ts'
+import { EngineError, engineProblem, problem } from './http/problem.ts'
+import { householdRoutes } from './routes/households.ts'
+import { systemRoutes } from './routes/system.ts'
+import { userRoutes } from './routes/users.ts'
+
+/** What the HTTP app needs from the running server. */
+export interface AppOptions {
+  store: Store
+  logger: Logger
+  bodyLimitBytes?: number
+}
+
+/**
+ * Builds the Hono app: request ids and logs, a body limit, bearer auth, household membership,
+ * idempotency, every route, the OpenAPI document, and problem+json for every error.
+ */
+export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOptions) {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        return problem(c, 400, 'VALIDATION_FAILED', {
+          detail: 'The request has invalid fields.',
+          errors: zodIssuesToFieldErrors(result.error.issues),
+        })
+      }
+    },
+  })
+
+  app.use(requestId())
+  app.use(async function requestLog(c, next) {
+    const started = performance.now()
+    c.set('logger', logger.child({ requestId: c.get('requestId') }))
+    await next()
+    c.get('logger').info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    )
+  })
+  app.use(
+    bodyLimit({
+      maxSize: bodyLimitBytes,
+      onError: (c) =>
+        problem(c, 413, 'PAYLOAD_TOO_LARGE', { detail: `Request bodies are limited to ${bodyLimitBytes} bytes.` }),
+    }),
+  )
+  app.use(authenticate(store))
+  app.use('/households/:householdId', requireMembership(store))
+  app.use('/households/:householdId/*', requireMembership(store))
+  app.use(idempotency(store))
+
+  app.route('/', systemRoutes(store))
+  app.route('/', householdRoutes(store))
+  app.route('/', userRoutes(store))
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key: `Authorization: Bearer <key>`.',
+  })
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Hearth API',
+      version: '0.1.0',
+      description:
+        'Household finance, local-first. Errors are application/problem+json with a stable `code`. ' +
+        'POST, PATCH and PUT accept an Idempotency-Key header.',
+    },
+  })
+
+  app.notFound((c) => problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` }))
+  app.onError((error, c) => {
+    if (error instanceof EngineError) return engineProblem(c, error)
+    if (error instanceof HTTPException) return httpProblem(c, error)
+    c.get('logger')?.error({ err: error }, 'unhandled error')
+    return problem(c, 500, 'INTERNAL', { detail: 'Something went wrong on our side. The request id helps us find it.' })
+  })
+  return app
+}
+
+/** Maps Hono's own refusals (bad JSON, wrong media type) to stable codes. */
+function httpProblem(c: Parameters<typeof problem>[0], error: HTTPException): Response {
+  if (error.status === 400 && /json/i.test(error.message)) {
+    return problem(c, 400, 'MALFORMED_JSON', { detail: 'The request body is not valid JSON.' })
+  }
+  if (error.status === 415) {
+    return problem(c, 415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' })
+  }
+  return problem(c, error.status, `HTTP_${error.status}`, { detail: error.message })
+}

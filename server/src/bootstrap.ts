@@ -1,0 +1,38 @@
+import { identityMutators, runMutation, SCOPES, type Store } from '@hearth/engine'
+import { ulid } from 'ulidx'
+import { mintApiKey } from './auth/api-key-token.ts'
+
+/** What first start created; `token` is the only copy of the owner's key. */
+export interface Bootstrap {
+  userId: string
+  householdId: string
+  token: string
+}
+
+/**
+ * On an empty store, creates an owner, their household and an all-scopes key, so a new user
+ * can call the API at once. `initToken` (HEARTH_INIT_OWNER_TOKEN) fixes the key for automation.
+ * Returns null when the store already has users.
+ */
+export async function bootstrapOwner(store: Store, initToken?: string): Promise<Bootstrap | null> {
+  const existing = await store.db.selectFrom('users').select('id').limit(1).executeTakeFirst()
+  if (existing) return null
+  const userId = ulid()
+  const householdId = ulid()
+  const actor = { userId, scopes: [...SCOPES], now: new Date() }
+  await runMutation(store.db, identityMutators.createUser, { id: userId, name: 'Owner' }, actor)
+  await runMutation(
+    store.db,
+    identityMutators.createHousehold,
+    { id: householdId, name: 'My household' },
+    { ...actor, householdId, role: 'owner' },
+  )
+  const key = mintApiKey(initToken)
+  await runMutation(
+    store.db,
+    identityMutators.createApiKey,
+    { id: ulid(), name: 'Owner key (first start)', scopes: [...SCOPES], keyHash: key.hash, prefix: key.prefix },
+    actor,
+  )
+  return { userId, householdId, token: key.token }
+}

@@ -1,0 +1,35 @@
+import { resolve } from 'node:path'
+
+/** The server's settings, all from the environment; see the README's Configuration table. */
+export interface ServerConfig {
+  port: number
+  host: string
+  databaseUrl?: string
+  dataDir: string
+  logLevel: string
+  initOwnerToken?: string
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number
+}
+
+/** Reads and checks the environment; a bad value stops start-up with a message naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const port = env.PORT === undefined || env.PORT === '' ? 8787 : Number(env.PORT)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer between 0 and 65535, got "${env.PORT}".`)
+  }
+  const dataDir = env.HEARTH_DATA_DIR || './data'
+  const initOwnerToken = env.HEARTH_INIT_OWNER_TOKEN || undefined
+  if (initOwnerToken !== undefined && initOwnerToken.length < 16) {
+    throw new Error('HEARTH_INIT_OWNER_TOKEN must be at least 16 characters long.')
+  }
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: dataDir === 'memory://' ? dataDir : resolve(dataDir),
+    logLevel: env.LOG_LEVEL || 'info',
+    initOwnerToken,
+    bodyLimitBytes: 1024 * 1024,
+  }
+}

@@ -1,0 +1,5 @@
+export * from './app.ts'
+export * from './auth/api-key-token.ts'
+export * from './bootstrap.ts'
+export * from './config.ts'
+export * from './server.ts'

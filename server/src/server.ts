@@ -1,0 +1,89 @@
+import type { AddressInfo } from 'node:net'
+import { migrateToLatest, OutboxWorker, purgeIdempotencyKeys, type Store } from '@hearth/engine'
+import { openStore } from '@hearth/engine/node'
+import { serve } from '@hono/node-server'
+import pino, { type Logger } from 'pino'
+import { createApp } from './app.ts'
+import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
+import type { ServerConfig } from './config.ts'
+
+/** A running server and how to stop it. */
+export interface RunningServer {
+  url: string
+  port: number
+  store: Store
+  logger: Logger
+  /** Set when this start created the first owner; holds the one copy of their key. */
+  bootstrap: Bootstrap | null
+  worker: OutboxWorker
+  close(): Promise<void>
+}
+
+/** How often keys past their 24 hours are purged. */
+const MAINTENANCE_INTERVAL_MS = 10 * 60_000
+
+/**
+ * Starts Hearth: opens (and locks) the store, migrates it, creates the first owner on an empty
+ * store, starts the outbox worker, and listens. `store` lets tests share an open store.
+ */
+export async function startServer(
+  config: ServerConfig,
+  options: { store?: Store; logger?: Logger } = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: config.logLevel })
+  const ownsStore = !options.store
+  const store = options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+  try {
+    const applied = await migrateToLatest(store.db)
+    if (applied.length > 0) logger.info({ migrations: applied }, 'migrated')
+  } catch (error) {
+    if (ownsStore) await store.close()
+    throw error
+  }
+  const bootstrap = ownsStore ? await bootstrapOwner(store, config.initOwnerToken) : null
+
+  const worker = new OutboxWorker(store.db, {
+    // Domain events have no consumer until webhooks subscribe to them; they are marked delivered.
+    handlers: { event: async () => {} },
+    onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'outbox item failed'),
+  })
+  worker.start()
+  const maintenance = setInterval(() => {
+    purgeIdempotencyKeys(store.db).catch((err) => logger.error({ err }, 'idempotency purge failed'))
+  }, MAINTENANCE_INTERVAL_MS)
+  maintenance.unref()
+
+  const app = createApp({ store, logger, bodyLimitBytes: config.bodyLimitBytes })
+  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
+    s.once('error', reject)
+  })
+  const port = (server.address() as AddressInfo).port
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  logger.info({ url, store: store.kind, location: store.location }, 'listening')
+
+  let closing: Promise<void> | null = null
+  return {
+    url,
+    port,
+    store,
+    logger,
+    bootstrap,
+    worker,
+    close() {
+      closing ??= (async () => {
+        clearInterval(maintenance)
+        // Stop taking requests, let in-flight ones finish, then drop idle keep-alive sockets.
+        const drained = new Promise<void>((resolve) => server.close(() => resolve()))
+        if ('closeIdleConnections' in server) server.closeIdleConnections()
+        const timeout = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), 10_000)
+        await drained
+        clearTimeout(timeout)
+        await worker.stop()
+        if (ownsStore) await store.close()
+        logger.info('stopped')
+      })()
+      return closing
+    },
+  }
+}
