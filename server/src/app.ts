@@ -50,7 +50,11 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     bodyLimit({
       maxSize: bodyLimitBytes,
       onError: (c) =>
-        problem(c, 413, 'PAYLOAD_TOO_LARGE', { detail: `Request bodies are limited to ${bodyLimitBytes} bytes.` }),
+        // The rest of the body stays unread, so the connection cannot be reused: say so.
+        problem(c, 413, 'PAYLOAD_TOO_LARGE', {
+          detail: `Request bodies are limited to ${bodyLimitBytes} bytes.`,
+          headers: { connection: 'close' },
+        }),
     }),
   )
   app.use(authenticate(store))

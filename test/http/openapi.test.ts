@@ -1,0 +1,72 @@
+import type { RunningServer } from '@hearth/server'
+import { createApp } from '@hearth/server'
+import pino from 'pino'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { apiClient, startTestServer } from '../src/index.ts'
+
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+
+/** Routes that are plumbing rather than API: the document itself and the reference page. */
+const UNDOCUMENTED = new Set(['GET /openapi.json', 'GET /docs', 'GET /docs/init.js', 'GET /docs/assets/:file'])
+
+describe('OpenAPI document', () => {
+  it('is OpenAPI 3.1 and served without a key', async () => {
+    const res = await apiClient(server.url, null).get('/openapi.json')
+    expect(res.status).toBe(200)
+    expect(res.body.openapi).toBe('3.1.0')
+    expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+  })
+
+  it('lists every route the app serves', async () => {
+    const doc = (await apiClient(server.url, null).get('/openapi.json')).body
+    const documented = new Set<string>()
+    for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
+    }
+    const app = createApp({ store: server.store, logger: pino({ level: 'silent' }) })
+    const served = new Set(
+      app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`).filter((r) => !UNDOCUMENTED.has(r)),
+    )
+    expect([...served].filter((r) => !documented.has(r))).toEqual([])
+    expect(served.size).toBeGreaterThan(5)
+  })
+
+  it('names the scope of every authenticated operation', async () => {
+    const doc = (await apiClient(server.url, null).get('/openapi.json')).body
+    for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        if (path === '/healthz') continue
+        expect(op.description, `${method} ${path}`).toMatch(/Requires scope `[a-z:]+`/)
+        expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }])
+      }
+    }
+  })
+})
+
+describe('API reference page', () => {
+  it('serves the page and its assets locally, so it works offline', async () => {
+    const page = await fetch(`${server.url}/docs`)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
+    expect(assets.length).toBeGreaterThan(2)
+    for (const asset of assets) {
+      expect(asset.startsWith('/'), `${asset} must be served locally`).toBe(true)
+      const res = await fetch(`${server.url}${asset}`)
+      expect(res.status, asset).toBe(200)
+    }
+  })
+
+  it('reports health without a key', async () => {
+    const res = await apiClient(server.url, null).get('/healthz')
+    expect(res.status).toBe(200)
+    expect(res.body.status).toBe('ok')
+  })
+})
