@@ -1,3 +1,4 @@
+export * from './catalog/index.ts'
 export * from './changes/index.ts'
 export * from './errors.ts'
 export * from './identity/index.ts'

@@ -1,3 +1,4 @@
+import { seedDefaultFlags } from '../catalog/seed-default-flags.ts'
 import { conflict, EngineError, notFound } from '../errors.ts'
 import { defineMutator, defineUserMutator } from '../mutator/define.ts'
 import { toApiKey, toHousehold, toUser } from './model.ts'
@@ -71,6 +72,7 @@ export const createHousehold = defineMutator({
       .where('id', '=', ctx.userId)
       .where('default_household_id', 'is', null)
       .execute()
+    await seedDefaultFlags(tx, args.id, ctx.now)
     ctx.emit('household.created', { householdId: args.id })
     return toHousehold(row)
   },

@@ -1,0 +1,69 @@
+import type { Transaction } from 'kysely'
+import { EngineError } from '../errors.ts'
+import { NameSchema } from '../shared/schema.ts'
+import type { Database } from '../store/database.ts'
+import { assertIdFree } from './lookups.ts'
+import { normalizePayeeName, type Payee, toPayee } from './model.ts'
+import type { PayeeRow } from './tables.ts'
+
+type Db = Transaction<Database>
+
+/**
+ * The oldest live payee whose normalized name equals that of `name`, or undefined. Payees
+ * created through the API have distinct normalized names; the ordering only matters for rows
+ * that predate that rule or came back from an unmerge.
+ */
+export async function findPayeeByName(
+  tx: Db,
+  householdId: string,
+  name: string,
+): Promise<PayeeRow | undefined> {
+  return tx
+    .selectFrom('payees')
+    .selectAll()
+    .where('household_id', '=', householdId)
+    .where('normalized_name', '=', normalizePayeeName(name))
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst()
+}
+
+/**
+ * The live payee a transaction's `payeeName` means: an existing one whose normalized name
+ * matches, or a new one with `newId`. The caller emits `payee.created` when `created` is true
+ * (this helper has no event context). A blank or over-long name answers 400, an id already
+ * in use 409 `ID_ALREADY_EXISTS`.
+ */
+export async function findOrCreatePayeeByName(
+  tx: Db,
+  householdId: string,
+  name: string,
+  newId: string,
+  now: Date,
+): Promise<{ payee: Payee; created: boolean }> {
+  const parsed = NameSchema.safeParse(name)
+  if (!parsed.success) {
+    throw new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
+      errors: [{ path: 'payeeName', message: parsed.error.issues[0]?.message ?? 'Invalid payee name.' }],
+    })
+  }
+  const existing = await findPayeeByName(tx, householdId, parsed.data)
+  if (existing) return { payee: toPayee(existing), created: false }
+  await assertIdFree(tx, 'payees', householdId, newId)
+  const row = await tx
+    .insertInto('payees')
+    .values({
+      household_id: householdId,
+      id: newId,
+      name: parsed.data,
+      normalized_name: normalizePayeeName(parsed.data),
+      category_id: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  return { payee: toPayee(row), created: true }
+}

@@ -1,0 +1,175 @@
+import { sql } from 'kysely'
+import { defineQuery } from '../mutator/define.ts'
+import { IdArgsSchema, NoArgsSchema } from './fields.ts'
+import {
+  liveCategories,
+  requireCategory,
+  requireCategoryGroup,
+  requireFlag,
+  requirePayee,
+  requireTag,
+} from './lookups.ts'
+import {
+  type Category,
+  type CategoryGroup,
+  type Flag,
+  type Payee,
+  type Tag,
+  toCategory,
+  toCategoryGroup,
+  toFlag,
+  toPayee,
+  toTag,
+} from './model.ts'
+import { ListCategoriesArgsSchema } from './schema.ts'
+
+/** Live groups in display order (position, then id), each with its live categories nested in order. */
+export const listCategoryGroups = defineQuery({
+  name: 'categoryGroups.list',
+  scope: 'read:categories',
+  args: NoArgsSchema,
+  async run(db, _args, ctx): Promise<{ items: CategoryGroup[] }> {
+    const groups = await db
+      .selectFrom('category_groups')
+      .selectAll()
+      .where('household_id', '=', ctx.householdId)
+      .where('deleted_at', 'is', null)
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+    const byGroup = new Map<string, Category[]>(groups.map((g) => [g.id, []]))
+    for (const row of await liveCategories(db, ctx.householdId))
+      byGroup.get(row.group_id)?.push(toCategory(row))
+    return { items: groups.map((g) => toCategoryGroup(g, byGroup.get(g.id))) }
+  },
+})
+
+/** One live group with its live categories. */
+export const getCategoryGroup = defineQuery({
+  name: 'categoryGroups.get',
+  scope: 'read:categories',
+  args: IdArgsSchema,
+  async run(db, args, ctx): Promise<CategoryGroup> {
+    const group = await requireCategoryGroup(db, ctx.householdId, args.id)
+    const categories = await liveCategories(db, ctx.householdId, [group.id])
+    return toCategoryGroup(group, categories.map(toCategory))
+  },
+})
+
+/** Live categories in display order: by their group's position, then their own; optionally one group's. */
+export const listCategories = defineQuery({
+  name: 'categories.list',
+  scope: 'read:categories',
+  args: ListCategoriesArgsSchema,
+  async run(db, args, ctx): Promise<{ items: Category[] }> {
+    let query = db
+      .selectFrom('categories as c')
+      .innerJoin('category_groups as g', (j) =>
+        j.onRef('g.household_id', '=', 'c.household_id').onRef('g.id', '=', 'c.group_id'),
+      )
+      .selectAll('c')
+      .where('c.household_id', '=', ctx.householdId)
+      .where('c.deleted_at', 'is', null)
+      .where('g.deleted_at', 'is', null)
+    if (args.groupId !== undefined) query = query.where('c.group_id', '=', args.groupId)
+    const rows = await query
+      .orderBy('g.position')
+      .orderBy('g.id')
+      .orderBy('c.position')
+      .orderBy('c.id')
+      .execute()
+    return { items: rows.map(toCategory) }
+  },
+})
+
+/** One live category. */
+export const getCategory = defineQuery({
+  name: 'categories.get',
+  scope: 'read:categories',
+  args: IdArgsSchema,
+  async run(db, args, ctx): Promise<Category> {
+    return toCategory(await requireCategory(db, ctx.householdId, args.id))
+  },
+})
+
+/** Every live payee, alphabetical by normalized name, then id. */
+export const listPayees = defineQuery({
+  name: 'payees.list',
+  scope: 'read:payees',
+  args: NoArgsSchema,
+  async run(db, _args, ctx): Promise<{ items: Payee[] }> {
+    const rows = await db
+      .selectFrom('payees')
+      .selectAll()
+      .where('household_id', '=', ctx.householdId)
+      .where('deleted_at', 'is', null)
+      .orderBy('normalized_name')
+      .orderBy('id')
+      .execute()
+    return { items: rows.map(toPayee) }
+  },
+})
+
+/** One live payee. */
+export const getPayee = defineQuery({
+  name: 'payees.get',
+  scope: 'read:payees',
+  args: IdArgsSchema,
+  async run(db, args, ctx): Promise<Payee> {
+    return toPayee(await requirePayee(db, ctx.householdId, args.id))
+  },
+})
+
+/** Every tag as a bare array (the contract's shape), alphabetical ignoring case, then id. */
+export const listTags = defineQuery({
+  name: 'tags.list',
+  scope: 'read:tags',
+  args: NoArgsSchema,
+  async run(db, _args, ctx): Promise<Tag[]> {
+    const rows = await db
+      .selectFrom('tags')
+      .selectAll()
+      .where('household_id', '=', ctx.householdId)
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .execute()
+    return rows.map(toTag)
+  },
+})
+
+/** One tag. */
+export const getTag = defineQuery({
+  name: 'tags.get',
+  scope: 'read:tags',
+  args: IdArgsSchema,
+  async run(db, args, ctx): Promise<Tag> {
+    return toTag(await requireTag(db, ctx.householdId, args.id))
+  },
+})
+
+/** Every flag in display order (position, then id); read with the transaction scope, as flags mark transactions. */
+export const listFlags = defineQuery({
+  name: 'flags.list',
+  scope: 'read:transactions',
+  args: NoArgsSchema,
+  async run(db, _args, ctx): Promise<{ items: Flag[] }> {
+    const rows = await db
+      .selectFrom('flags')
+      .selectAll()
+      .where('household_id', '=', ctx.householdId)
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+    return { items: rows.map(toFlag) }
+  },
+})
+
+/** One flag. */
+export const getFlag = defineQuery({
+  name: 'flags.get',
+  scope: 'read:transactions',
+  args: IdArgsSchema,
+  async run(db, args, ctx): Promise<Flag> {
+    return toFlag(await requireFlag(db, ctx.householdId, args.id))
+  },
+})
