@@ -1,4 +1,11 @@
-import { catalogMutators, catalogQueries, changesSince, runMutation, runQuery, type Store } from '@hearth/engine'
+import {
+  catalogMutators,
+  catalogQueries,
+  changesSince,
+  runMutation,
+  runQuery,
+  type Store,
+} from '@hearth/engine'
 import { newHousehold, sharedStore } from '@hearth/test'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
@@ -19,11 +26,33 @@ describe('category groups', () => {
     const ctx = await newHousehold(store)
     const bills = ulid()
     const fun = ulid()
-    const { result: created } = await runMutation(store.db, catalogMutators.createCategoryGroup, { id: bills, name: ' Bills ' }, ctx)
-    expect(created).toMatchObject({ id: bills, name: 'Bills', position: 0, hidden: false, isIncome: false, categories: [] })
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id: fun, name: 'Fun', isIncome: false }, ctx)
+    const { result: created } = await runMutation(
+      store.db,
+      catalogMutators.createCategoryGroup,
+      { id: bills, name: ' Bills ' },
+      ctx,
+    )
+    expect(created).toMatchObject({
+      id: bills,
+      name: 'Bills',
+      position: 0,
+      hidden: false,
+      isIncome: false,
+      categories: [],
+    })
+    await runMutation(
+      store.db,
+      catalogMutators.createCategoryGroup,
+      { id: fun, name: 'Fun', isIncome: false },
+      ctx,
+    )
     const rent = ulid()
-    await runMutation(store.db, catalogMutators.createCategory, { id: rent, groupId: bills, name: 'Rent' }, ctx)
+    await runMutation(
+      store.db,
+      catalogMutators.createCategory,
+      { id: rent, groupId: bills, name: 'Rent' },
+      ctx,
+    )
 
     const { items } = await runQuery(store.db, catalogQueries.listCategoryGroups, {}, ctx)
     expect(items.map((g) => [g.name, g.position, g.categories?.map((c) => c.id)])).toEqual([
@@ -46,7 +75,12 @@ describe('category groups', () => {
       runMutation(store.db, catalogMutators.createCategoryGroup, { id: ulid(), name: 'SAVINGS' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'CATEGORY_GROUP_NAME_TAKEN' })
     await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, ctx)
-    const { result } = await runMutation(store.db, catalogMutators.createCategoryGroup, { id: ulid(), name: 'savings' }, ctx)
+    const { result } = await runMutation(
+      store.db,
+      catalogMutators.createCategoryGroup,
+      { id: ulid(), name: 'savings' },
+      ctx,
+    )
     expect(result.name).toBe('savings')
   })
 
@@ -56,7 +90,9 @@ describe('category groups', () => {
     const id = ulid()
     await runMutation(store.db, catalogMutators.createCategoryGroup, { id, name: 'A' }, ctx)
     await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, ctx)
-    await expect(runMutation(store.db, catalogMutators.createCategoryGroup, { id, name: 'B' }, ctx)).rejects.toMatchObject({
+    await expect(
+      runMutation(store.db, catalogMutators.createCategoryGroup, { id, name: 'B' }, ctx),
+    ).rejects.toMatchObject({
       status: 409,
       code: 'ID_ALREADY_EXISTS',
     })
@@ -74,11 +110,22 @@ describe('category groups', () => {
       { id: a, name: 'Salary', position: 5, hidden: true, isIncome: true },
       ctx,
     )
-    expect(result).toMatchObject({ name: 'Salary', position: 5, hidden: true, isIncome: true, categories: [] })
+    expect(result).toMatchObject({
+      name: 'Salary',
+      position: 5,
+      hidden: true,
+      isIncome: true,
+      categories: [],
+    })
     await expect(
       runMutation(store.db, catalogMutators.updateCategoryGroup, { id: a, name: 'other' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'CATEGORY_GROUP_NAME_TAKEN' })
-    const { result: same } = await runMutation(store.db, catalogMutators.updateCategoryGroup, { id: a, name: 'SALARY' }, ctx)
+    const { result: same } = await runMutation(
+      store.db,
+      catalogMutators.updateCategoryGroup,
+      { id: a, name: 'SALARY' },
+      ctx,
+    )
     expect(same.name).toBe('SALARY')
   })
 
@@ -89,12 +136,18 @@ describe('category groups', () => {
     const theirs = ulid()
     await runMutation(store.db, catalogMutators.createCategoryGroup, { id: theirs, name: 'Theirs' }, other)
     for (const id of [theirs, 'not-a-ulid']) {
-      await expect(runMutation(store.db, catalogMutators.updateCategoryGroup, { id, name: 'Mine' }, ctx)).rejects.toMatchObject({
+      await expect(
+        runMutation(store.db, catalogMutators.updateCategoryGroup, { id, name: 'Mine' }, ctx),
+      ).rejects.toMatchObject({
         status: 404,
         code: 'NOT_FOUND',
       })
-      await expect(runQuery(store.db, catalogQueries.getCategoryGroup, { id }, ctx)).rejects.toMatchObject({ status: 404 })
-      await expect(runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, ctx)).rejects.toMatchObject({ status: 404 })
+      await expect(runQuery(store.db, catalogQueries.getCategoryGroup, { id }, ctx)).rejects.toMatchObject({
+        status: 404,
+      })
+      await expect(
+        runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, ctx),
+      ).rejects.toMatchObject({ status: 404 })
     }
   })
 
@@ -105,14 +158,31 @@ describe('category groups', () => {
     const food = ulid()
     const payee = ulid()
     await runMutation(store.db, catalogMutators.createCategoryGroup, { id: group, name: 'Everyday' }, ctx)
-    await runMutation(store.db, catalogMutators.createCategory, { id: food, groupId: group, name: 'Food' }, ctx)
-    await runMutation(store.db, catalogMutators.createPayee, { id: payee, name: 'Grocer', categoryId: food }, ctx)
-    const { result, version } = await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id: group }, ctx)
+    await runMutation(
+      store.db,
+      catalogMutators.createCategory,
+      { id: food, groupId: group, name: 'Food' },
+      ctx,
+    )
+    await runMutation(
+      store.db,
+      catalogMutators.createPayee,
+      { id: payee, name: 'Grocer', categoryId: food },
+      ctx,
+    )
+    const { result, version } = await runMutation(
+      store.db,
+      catalogMutators.deleteCategoryGroup,
+      { id: group },
+      ctx,
+    )
     expect(result).toEqual({ id: group, categoryIds: [food] })
 
     expect((await runQuery(store.db, catalogQueries.listCategoryGroups, {}, ctx)).items).toEqual([])
     expect((await runQuery(store.db, catalogQueries.listCategories, {}, ctx)).items).toEqual([])
-    await expect(runQuery(store.db, catalogQueries.getCategory, { id: food }, ctx)).rejects.toMatchObject({ status: 404 })
+    await expect(runQuery(store.db, catalogQueries.getCategory, { id: food }, ctx)).rejects.toMatchObject({
+      status: 404,
+    })
     expect((await runQuery(store.db, catalogQueries.getPayee, { id: payee }, ctx)).categoryId).toBeNull()
     const rows = await store.db.selectFrom('categories').select('deleted_at').where('id', '=', food).execute()
     expect(rows[0]?.deleted_at).toBeInstanceOf(Date)
@@ -122,7 +192,9 @@ describe('category groups', () => {
     expect(await eventTypes(store, ctx.householdId)).toEqual(
       expect.arrayContaining(['category.deleted', 'payee.updated', 'category_group.deleted']),
     )
-    await expect(runMutation(store.db, catalogMutators.deleteCategoryGroup, { id: group }, ctx)).rejects.toMatchObject({
+    await expect(
+      runMutation(store.db, catalogMutators.deleteCategoryGroup, { id: group }, ctx),
+    ).rejects.toMatchObject({
       status: 404,
     })
   })
@@ -144,11 +216,19 @@ describe('category groups', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     await expect(
-      runMutation(store.db, catalogMutators.createCategoryGroup, { id: ulid(), name: '   ', colour: 'red' }, ctx),
+      runMutation(
+        store.db,
+        catalogMutators.createCategoryGroup,
+        { id: ulid(), name: '   ', colour: 'red' },
+        ctx,
+      ),
     ).rejects.toMatchObject({
       status: 400,
       code: 'VALIDATION_FAILED',
-      errors: expect.arrayContaining([expect.objectContaining({ path: 'name' }), expect.objectContaining({ path: 'colour' })]),
+      errors: expect.arrayContaining([
+        expect.objectContaining({ path: 'name' }),
+        expect.objectContaining({ path: 'colour' }),
+      ]),
     })
   })
 })
