@@ -42,7 +42,12 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     c.set('logger', logger.child({ requestId: c.get('requestId') }))
     await next()
     c.get('logger').info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     )
   })
@@ -82,12 +87,16 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     },
   })
 
-  app.notFound((c) => problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` }))
+  app.notFound((c) =>
+    problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` }),
+  )
   app.onError((error, c) => {
     if (error instanceof EngineError) return engineProblem(c, error)
     if (error instanceof HTTPException) return httpProblem(c, error)
     c.get('logger')?.error({ err: error }, 'unhandled error')
-    return problem(c, 500, 'INTERNAL', { detail: 'Something went wrong on our side. The request id helps us find it.' })
+    return problem(c, 500, 'INTERNAL', {
+      detail: 'Something went wrong on our side. The request id helps us find it.',
+    })
   })
   return app
 }

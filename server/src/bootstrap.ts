@@ -31,7 +31,13 @@ export async function bootstrapOwner(store: Store, initToken?: string): Promise<
   await runMutation(
     store.db,
     identityMutators.createApiKey,
-    { id: ulid(), name: 'Owner key (first start)', scopes: [...SCOPES], keyHash: key.hash, prefix: key.prefix },
+    {
+      id: ulid(),
+      name: 'Owner key (first start)',
+      scopes: [...SCOPES],
+      keyHash: key.hash,
+      prefix: key.prefix,
+    },
     actor,
   )
   return { userId, householdId, token: key.token }

@@ -80,7 +80,13 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     const { result } = await runMutation(
       store.db,
       identityMutators.createHousehold,
-      { id, name: required(v, 'name'), baseCurrency: v.currency, timeZone: v['time-zone'], dataLanguage: v.language },
+      {
+        id,
+        name: required(v, 'name'),
+        baseCurrency: v.currency,
+        timeZone: v['time-zone'],
+        dataLanguage: v.language,
+      },
       { ...actingAs(owner), householdId: id, role: 'owner' },
     )
     return { text: `Created household ${result.id} (${result.name}), owned by ${owner}.`, json: result }
@@ -139,9 +145,13 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
 
 function parseScopes(list: string): Scope[] {
   if (list === 'all') return [...SCOPES]
-  const scopes = list.split(',').map((s) => s.trim()).filter(Boolean)
+  const scopes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const unknown = scopes.filter((s) => !isScope(s))
-  if (unknown.length) throw new UsageError(`Unknown scopes: ${unknown.join(', ')}. Known: ${SCOPES.join(', ')}`)
+  if (unknown.length)
+    throw new UsageError(`Unknown scopes: ${unknown.join(', ')}. Known: ${SCOPES.join(', ')}`)
   return scopes as Scope[]
 }
 
@@ -195,7 +205,10 @@ function fail(json: boolean | undefined, error: unknown): number {
   const detail = error instanceof EngineError && error.errors ? error.errors : undefined
   const message = error instanceof Error ? error.message : String(error)
   if (json) process.stdout.write(`${JSON.stringify({ error: { code, message, errors: detail } }, null, 2)}\n`)
-  else process.stderr.write(`hearth: ${message}${detail ? `\n${detail.map((e) => `  ${e.path}: ${e.message}`).join('\n')}` : ''}\n`)
+  else
+    process.stderr.write(
+      `hearth: ${message}${detail ? `\n${detail.map((e) => `  ${e.path}: ${e.message}`).join('\n')}` : ''}\n`,
+    )
   return code === 'USAGE' ? 2 : 1
 }
 

@@ -8,13 +8,13 @@ async function main(): Promise<void> {
   const server = await startServer(config)
   if (server.bootstrap) {
     process.stdout.write(
-      [
+      `${[
         '',
         'Hearth created your owner account and household on this first start.',
         `Your API key (shown once, keep it safe):  ${server.bootstrap.token}`,
         `Try:  curl -H "Authorization: Bearer ${server.bootstrap.token}" ${server.url}/households/current`,
         '',
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     )
   }
   process.stdout.write(`Hearth is listening on ${server.url}  (API reference: ${server.url}/docs)\n`)
@@ -36,7 +36,9 @@ main().catch((error) => {
   if (error instanceof DataDirLockedError) {
     process.stderr.write(`hearth: ${error.message}\n`)
   } else {
-    process.stderr.write(`hearth: could not start: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.stderr.write(
+      `hearth: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    )
   }
   process.exit(1)
 })

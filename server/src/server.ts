@@ -32,7 +32,8 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: config.logLevel })
   const ownsStore = !options.store
-  const store = options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+  const store =
+    options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
   try {
     const applied = await migrateToLatest(store.db)
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrated')
@@ -76,7 +77,10 @@ export async function startServer(
         // Stop taking requests, let in-flight ones finish, then drop idle keep-alive sockets.
         const drained = new Promise<void>((resolve) => server.close(() => resolve()))
         if ('closeIdleConnections' in server) server.closeIdleConnections()
-        const timeout = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), 10_000)
+        const timeout = setTimeout(
+          () => 'closeAllConnections' in server && server.closeAllConnections(),
+          10_000,
+        )
         await drained
         clearTimeout(timeout)
         await worker.stop()

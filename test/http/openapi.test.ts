@@ -14,7 +14,12 @@ afterAll(async () => {
 })
 
 /** Routes that are plumbing rather than API: the document itself and the reference page. */
-const UNDOCUMENTED = new Set(['GET /openapi.json', 'GET /docs', 'GET /docs/init.js', 'GET /docs/assets/:file'])
+const UNDOCUMENTED = new Set([
+  'GET /openapi.json',
+  'GET /docs',
+  'GET /docs/init.js',
+  'GET /docs/assets/:file',
+])
 
 describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and served without a key', async () => {
@@ -28,11 +33,15 @@ describe('OpenAPI document', () => {
     const doc = (await apiClient(server.url, null).get('/openapi.json')).body
     const documented = new Set<string>()
     for (const [path, ops] of Object.entries<Record<string, unknown>>(doc.paths)) {
-      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
+      for (const method of Object.keys(ops))
+        documented.add(`${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`)
     }
     const app = createApp({ store: server.store, logger: pino({ level: 'silent' }) })
     const served = new Set(
-      app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`).filter((r) => !UNDOCUMENTED.has(r)),
+      app.routes
+        .filter((r) => r.method !== 'ALL')
+        .map((r) => `${r.method} ${r.path}`)
+        .filter((r) => !UNDOCUMENTED.has(r)),
     )
     expect([...served].filter((r) => !documented.has(r))).toEqual([])
     expect(served.size).toBeGreaterThan(5)

@@ -107,7 +107,10 @@ describe('errors', () => {
 
   it('lists invalid field values with their paths', async () => {
     const owner = await newOwner(server)
-    const res = await owner.api.patch('/households/current', { baseCurrency: 'euro', timeZone: 'Mars/Olympus' })
+    const res = await owner.api.patch('/households/current', {
+      baseCurrency: 'euro',
+      timeZone: 'Mars/Olympus',
+    })
     expectProblem(res, 400, 'VALIDATION_FAILED')
     expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(['baseCurrency', 'timeZone'])
   })
@@ -119,7 +122,9 @@ describe('errors', () => {
 
   it('answers a body that is not JSON with 415', async () => {
     const owner = await newOwner(server)
-    const res = await owner.api.request('PATCH', '/households/current', 'name=x', { 'content-type': 'text/plain' })
+    const res = await owner.api.request('PATCH', '/households/current', 'name=x', {
+      'content-type': 'text/plain',
+    })
     expectProblem(res, 415, 'UNSUPPORTED_MEDIA_TYPE')
   })
 
@@ -167,7 +172,12 @@ describe('Idempotency-Key', () => {
     const { createHash } = await import('node:crypto')
     const fingerprint = createHash('sha256').update(`PATCH /households/current\n${body}`).digest('hex')
     // Claim the key as a first request in flight would.
-    await beginIdempotent(server.store.db, { userId: owner.userId, key: 'in-flight', fingerprint, leaseMs: 60_000 })
+    await beginIdempotent(server.store.db, {
+      userId: owner.userId,
+      key: 'in-flight',
+      fingerprint,
+      leaseMs: 60_000,
+    })
     const res = await owner.api.patch('/households/current', body, { 'idempotency-key': 'in-flight' })
     expectProblem(res, 409, 'IDEMPOTENCY_KEY_IN_USE')
   })

@@ -16,7 +16,11 @@ describe('profile', () => {
     const owner = await newOwner(server)
     const me = await owner.api.get('/users/me')
     expect(me.status).toBe(200)
-    expect(me.body).toMatchObject({ id: owner.userId, defaultHouseholdId: owner.householdId, preferences: {} })
+    expect(me.body).toMatchObject({
+      id: owner.userId,
+      defaultHouseholdId: owner.householdId,
+      preferences: {},
+    })
     const res = await owner.api.patch('/users/me', { name: 'Ada', timeZone: 'Europe/Paris' })
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ name: 'Ada', timeZone: 'Europe/Paris' })
@@ -76,7 +80,9 @@ describe('API keys over HTTP', () => {
     const created = await owner.api.post('/users/me/api-keys', { name: 'used', scopes: ['read:profile'] })
     expect(created.body.lastUsedAt).toBeNull()
     await apiClient(server.url, created.body.key).get('/users/me')
-    const listed = (await owner.api.get('/users/me/api-keys')).body.items.find((k: any) => k.id === created.body.id)
+    const listed = (await owner.api.get('/users/me/api-keys')).body.items.find(
+      (k: any) => k.id === created.body.id,
+    )
     expect(listed.lastUsedAt).not.toBeNull()
   })
 

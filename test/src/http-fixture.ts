@@ -1,9 +1,4 @@
-import {
-  identityMutators,
-  runMutation,
-  SCOPES,
-  type Scope,
-} from '@hearth/engine'
+import { identityMutators, runMutation, SCOPES, type Scope } from '@hearth/engine'
 import { loadConfig, mintApiKey, type RunningServer, startServer } from '@hearth/server'
 import pino from 'pino'
 import { ulid } from 'ulidx'
@@ -19,7 +14,12 @@ export interface ApiResponse<T = any> {
 /** A tiny client bound to one server and one key, for tests that speak real HTTP. */
 export interface ApiClient {
   token: string
-  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<ApiResponse<T>>
   get<T = any>(path: string): Promise<ApiResponse<T>>
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>
   patch<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse<T>>
@@ -36,7 +36,12 @@ export async function startTestServer(): Promise<RunningServer> {
 
 /** Binds a client to a server URL and a bearer token (or none). */
 export function apiClient(baseUrl: string, token: string | null): ApiClient {
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: {
@@ -70,7 +75,10 @@ export interface TestMember {
 }
 
 /** Creates a user owning a new household, and a key with `scopes` (all by default). */
-export async function newOwner(server: RunningServer, scopes: readonly Scope[] = SCOPES): Promise<TestMember> {
+export async function newOwner(
+  server: RunningServer,
+  scopes: readonly Scope[] = SCOPES,
+): Promise<TestMember> {
   const userId = ulid()
   const householdId = ulid()
   const actor = { userId, scopes: [...SCOPES], now: new Date() }
@@ -93,18 +101,31 @@ export async function newMember(
 ): Promise<TestMember> {
   const userId = ulid()
   const now = new Date()
-  await runMutation(server.store.db, identityMutators.createUser, { id: userId, name: 'Member' }, { userId, scopes: [...SCOPES], now })
+  await runMutation(
+    server.store.db,
+    identityMutators.createUser,
+    { id: userId, name: 'Member' },
+    { userId, scopes: [...SCOPES], now },
+  )
   await runMutation(
     server.store.db,
     identityMutators.addMember,
     { userId, role },
     { userId: owner.userId, scopes: [...SCOPES], now, householdId: owner.householdId, role: 'owner' },
   )
-  return { userId, householdId: owner.householdId, api: apiClient(server.url, await issueKey(server, userId, scopes)) }
+  return {
+    userId,
+    householdId: owner.householdId,
+    api: apiClient(server.url, await issueKey(server, userId, scopes)),
+  }
 }
 
 /** Issues a key for a user directly through the engine, as the CLI does. */
-export async function issueKey(server: RunningServer, userId: string, scopes: readonly Scope[]): Promise<string> {
+export async function issueKey(
+  server: RunningServer,
+  userId: string,
+  scopes: readonly Scope[],
+): Promise<string> {
   const minted = mintApiKey()
   await runMutation(
     server.store.db,

@@ -35,7 +35,10 @@ async function openTestStore(): Promise<Store> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-worker-'))
   cpSync(template, dir, { recursive: true })
-  const store = await openPGliteStore({ dataDir: dir, onClose: () => rmSync(dir, { recursive: true, force: true }) })
+  const store = await openPGliteStore({
+    dataDir: dir,
+    onClose: () => rmSync(dir, { recursive: true, force: true }),
+  })
   await migrateToLatest(store.db)
   return store
 }
@@ -57,4 +60,16 @@ export async function newHousehold(
     { ...actor, householdId, role: 'owner' },
   )
   return { ...actor, householdId, role: 'owner' }
+}
+
+/**
+ * A data folder for a server or CLI under test: a copy of the run's migrated template when
+ * there is one (skipping PGlite's slow first initialisation), else an empty folder.
+ */
+export function tempDataDir(cleanup: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-data-'))
+  cleanup.push(dir)
+  const template = process.env[TEMPLATE_DIR_ENV]
+  if (template) cpSync(template, dir, { recursive: true })
+  return dir
 }

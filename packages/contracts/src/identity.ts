@@ -1,4 +1,4 @@
-import { ScopeListSchema, SCOPES } from '@hearth/engine'
+import { SCOPES, ScopeListSchema } from '@hearth/engine'
 import { z } from 'zod'
 
 const Instant = z.string().describe('ISO 8601 instant in UTC.')

@@ -18,7 +18,9 @@ export function idempotency(store: Store): MiddlewareHandler<AppEnv> {
     const key = c.req.header('idempotency-key')
     if (!key || !['POST', 'PATCH', 'PUT'].includes(c.req.method) || !c.get('caller')) return next()
     if (key.length > 255) {
-      return problem(c, 400, 'INVALID_IDEMPOTENCY_KEY', { detail: 'Idempotency-Key must be at most 255 characters.' })
+      return problem(c, 400, 'INVALID_IDEMPOTENCY_KEY', {
+        detail: 'Idempotency-Key must be at most 255 characters.',
+      })
     }
     const userId = c.get('caller').userId
     const body = await c.req.text()
@@ -27,7 +29,8 @@ export function idempotency(store: Store): MiddlewareHandler<AppEnv> {
     switch (decision.kind) {
       case 'mismatch':
         return problem(c, 422, 'IDEMPOTENCY_KEY_REUSED', {
-          detail: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+          detail:
+            'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
         })
       case 'in-progress':
         return problem(c, 409, 'IDEMPOTENCY_KEY_IN_USE', {

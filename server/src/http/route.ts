@@ -1,6 +1,6 @@
-import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
-import type { Scope } from '@hearth/engine'
 import { ProblemSchema } from '@hearth/contracts'
+import type { Scope } from '@hearth/engine'
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
 import { requireScope } from './scope.ts'
 
 const problemContent = { 'application/problem+json': { schema: ProblemSchema } }
@@ -11,7 +11,10 @@ const ERROR_RESPONSES = {
   401: { description: 'No API key, or an unknown or revoked one.', content: problemContent },
   403: { description: 'The key lacks the scope, or the role is too low.', content: problemContent },
   404: { description: 'Not found, or not in a household you belong to.', content: problemContent },
-  409: { description: 'Conflicts with the current state, or the same Idempotency-Key is in flight.', content: problemContent },
+  409: {
+    description: 'Conflicts with the current state, or the same Idempotency-Key is in flight.',
+    content: problemContent,
+  },
   422: { description: 'Idempotency-Key reused with another request.', content: problemContent },
 } as const
 

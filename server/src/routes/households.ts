@@ -1,6 +1,12 @@
-import { identityMutators, identityQueries, runMutation, runQuery, type Store } from '@hearth/engine'
-import { UpdateHouseholdArgsSchema } from '@hearth/engine'
 import { HouseholdSchema, MemberListSchema } from '@hearth/contracts'
+import {
+  identityMutators,
+  identityQueries,
+  runMutation,
+  runQuery,
+  type Store,
+  UpdateHouseholdArgsSchema,
+} from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { type AppEnv, householdContext } from '../http/env.ts'
 import { apiRoute, HouseholdParams, jsonBody, jsonResponse } from '../http/route.ts'

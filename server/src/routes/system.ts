@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { sql } from 'kysely'
 import type { Store } from '@hearth/engine'
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
+import { sql } from 'kysely'
 import type { AppEnv } from '../http/env.ts'
 import { problem } from '../http/problem.ts'
 
@@ -68,7 +68,9 @@ export function systemRoutes(store: Store) {
     return c.json({ status: 'ok' as const, store: store.kind }, 200)
   })
   app.get('/docs', (c) => c.html(DOCS_HTML))
-  app.get('/docs/init.js', (c) => c.body(DOCS_INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' }))
+  app.get('/docs/init.js', (c) =>
+    c.body(DOCS_INIT, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  )
   app.get('/docs/assets/:file', async (c) => {
     const file = c.req.param('file')
     const type = DOC_ASSETS[file]

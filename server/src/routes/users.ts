@@ -1,3 +1,4 @@
+import { ApiKeyListSchema, CreateApiKeyBodySchema, CreatedApiKeySchema, UserSchema } from '@hearth/contracts'
 import {
   identityMutators,
   identityQueries,
@@ -7,12 +8,6 @@ import {
   type Store,
   UpdateProfileArgsSchema,
 } from '@hearth/engine'
-import {
-  ApiKeyListSchema,
-  CreateApiKeyBodySchema,
-  CreatedApiKeySchema,
-  UserSchema,
-} from '@hearth/contracts'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { mintApiKey } from '../auth/api-key-token.ts'
@@ -68,7 +63,7 @@ const createKey = apiRoute({
   path: '/users/me/api-keys',
   tags: ['API keys'],
   summary: 'Create an API key',
-  description: 'The scopes must be a subset of the calling key\'s. The secret is in `key`, shown once.',
+  description: "The scopes must be a subset of the calling key's. The secret is in `key`, shown once.",
   scope: 'write:profile',
   request: { body: jsonBody(CreateApiKeyBodySchema) },
   responses: { 201: jsonResponse(CreatedApiKeySchema, 'The new key, with its secret.') },
@@ -88,9 +83,16 @@ const revokeKey = apiRoute({
 /** The caller's own profile, preferences and API keys. */
 export function userRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
-    .openapi(getMe, async (c) => c.json(await runQuery(store.db, identityQueries.getProfile, {}, actorContext(c.var)), 200))
+    .openapi(getMe, async (c) =>
+      c.json(await runQuery(store.db, identityQueries.getProfile, {}, actorContext(c.var)), 200),
+    )
     .openapi(updateMe, async (c) => {
-      const { result } = await runMutation(store.db, identityMutators.updateProfile, c.req.valid('json'), actorContext(c.var))
+      const { result } = await runMutation(
+        store.db,
+        identityMutators.updateProfile,
+        c.req.valid('json'),
+        actorContext(c.var),
+      )
       return c.json(result, 200)
     })
     .openapi(replacePreferences, async (c) => {
@@ -118,7 +120,12 @@ export function userRoutes(store: Store) {
       return c.json({ ...result, key: minted.token }, 201)
     })
     .openapi(revokeKey, async (c) => {
-      await runMutation(store.db, identityMutators.revokeApiKey, { id: c.req.valid('param').id }, actorContext(c.var))
+      await runMutation(
+        store.db,
+        identityMutators.revokeApiKey,
+        { id: c.req.valid('param').id },
+        actorContext(c.var),
+      )
       return c.body(null, 204)
     })
 }

@@ -25,7 +25,13 @@ export async function beginIdempotent(
   return db.transaction().execute(async (tx) => {
     const inserted = await tx
       .insertInto('idempotency_keys')
-      .values({ user_id: claim.userId, key: claim.key, fingerprint: claim.fingerprint, state: 'running', locked_until: lease })
+      .values({
+        user_id: claim.userId,
+        key: claim.key,
+        fingerprint: claim.fingerprint,
+        state: 'running',
+        locked_until: lease,
+      })
       .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
       .returning('key')
       .executeTakeFirst()
@@ -62,7 +68,12 @@ export async function beginIdempotent(
     if (row.is_expired) return restart()
     if (row.fingerprint !== claim.fingerprint) return { kind: 'mismatch' } as const
     if (row.state === 'done') {
-      return { kind: 'replay', status: row.status ?? 200, contentType: row.content_type, body: row.body } as const
+      return {
+        kind: 'replay',
+        status: row.status ?? 200,
+        contentType: row.content_type,
+        body: row.body,
+      } as const
     }
     if (row.lease_over) return restart()
     return { kind: 'in-progress' } as const

@@ -13,7 +13,11 @@ export interface ResolvedKey {
 const LAST_USED_GRANULARITY_MS = 60_000
 
 /** Finds the unrevoked key with this hash and records its use, at most once a minute. */
-export async function findActiveKey(db: Kysely<Database>, keyHash: string, now: Date): Promise<ResolvedKey | null> {
+export async function findActiveKey(
+  db: Kysely<Database>,
+  keyHash: string,
+  now: Date,
+): Promise<ResolvedKey | null> {
   const row = await db
     .selectFrom('api_keys')
     .select(['id', 'user_id', 'scopes', 'last_used_at'])
@@ -35,7 +39,11 @@ export async function resolveMembership(
 ): Promise<{ householdId: string; role: Role } | null> {
   let householdId = householdRef
   if (householdRef === 'current') {
-    const user = await db.selectFrom('users').select('default_household_id').where('id', '=', userId).executeTakeFirst()
+    const user = await db
+      .selectFrom('users')
+      .select('default_household_id')
+      .where('id', '=', userId)
+      .executeTakeFirst()
     if (!user?.default_household_id) return null
     householdId = user.default_household_id
   }

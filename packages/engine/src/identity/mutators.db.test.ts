@@ -21,7 +21,12 @@ describe('identity mutators', () => {
   it('bumps the household version once per mutation', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
-    const { version } = await runMutation(store.db, identityMutators.updateHousehold, { name: 'Renamed' }, ctx)
+    const { version } = await runMutation(
+      store.db,
+      identityMutators.updateHousehold,
+      { name: 'Renamed' },
+      ctx,
+    )
     expect(version).toBe(2)
     const changes = await changesSince(store.db, ctx.householdId, 1)
     expect(changes).toEqual([expect.objectContaining({ version: 2, table: 'households', op: 'upsert' })])
@@ -32,16 +37,30 @@ describe('identity mutators', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     await expect(
-      runMutation(store.db, identityMutators.updateHousehold, { name: 'Mine now' }, { ...ctx, role: 'member' }),
+      runMutation(
+        store.db,
+        identityMutators.updateHousehold,
+        { name: 'Mine now' },
+        { ...ctx, role: 'member' },
+      ),
     ).rejects.toMatchObject({ status: 403, code: 'OWNER_ONLY' })
   })
 
   it('refuses a key with scopes the caller does not hold', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
-    const args = { id: ulid(), name: 'reader', scopes: ['read:accounts', 'write:accounts'], keyHash: 'a'.repeat(64), prefix: 'hk_test' }
+    const args = {
+      id: ulid(),
+      name: 'reader',
+      scopes: ['read:accounts', 'write:accounts'],
+      keyHash: 'a'.repeat(64),
+      prefix: 'hk_test',
+    }
     await expect(
-      runMutation(store.db, identityMutators.createApiKey, args, { ...ctx, scopes: ['write:profile', 'read:accounts'] }),
+      runMutation(store.db, identityMutators.createApiKey, args, {
+        ...ctx,
+        scopes: ['write:profile', 'read:accounts'],
+      }),
     ).rejects.toMatchObject({ status: 403, code: 'SCOPE_NOT_GRANTABLE' })
   })
 
@@ -58,7 +77,11 @@ describe('identity mutators', () => {
         { ...ctx, userId: ulid(), householdId: otherHousehold },
       ),
     ).rejects.toThrow()
-    const row = await store.db.selectFrom('households').select('id').where('id', '=', otherHousehold).executeTakeFirst()
+    const row = await store.db
+      .selectFrom('households')
+      .select('id')
+      .where('id', '=', otherHousehold)
+      .executeTakeFirst()
     expect(row).toBeUndefined()
     expect(await changesSince(store.db, otherHousehold, 0)).toEqual([])
   })

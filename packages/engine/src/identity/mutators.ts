@@ -20,7 +20,11 @@ export const createUser = defineUserMutator({
   args: CreateUserArgsSchema,
   async run(tx, args, ctx) {
     if (args.email) {
-      const taken = await tx.selectFrom('users').select('id').where('email', '=', args.email).executeTakeFirst()
+      const taken = await tx
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', args.email)
+        .executeTakeFirst()
       if (taken) throw conflict('EMAIL_TAKEN', `A user with the email ${args.email} already exists.`)
     }
     const row = await tx
@@ -193,9 +197,14 @@ export const createApiKey = defineUserMutator({
   async run(tx, args, ctx) {
     const excess = args.scopes.filter((s) => !ctx.scopes.includes(s))
     if (excess.length > 0) {
-      throw new EngineError(403, 'SCOPE_NOT_GRANTABLE', `You cannot grant scopes you do not hold: ${excess.join(', ')}.`, {
-        extra: { scopes: excess },
-      })
+      throw new EngineError(
+        403,
+        'SCOPE_NOT_GRANTABLE',
+        `You cannot grant scopes you do not hold: ${excess.join(', ')}.`,
+        {
+          extra: { scopes: excess },
+        },
+      )
     }
     const row = await tx
       .insertInto('api_keys')

@@ -13,7 +13,11 @@ export const getHousehold = defineQuery({
   scope: 'read:households',
   args: NoArgs,
   async run(db, _args, ctx) {
-    const row = await db.selectFrom('households').selectAll().where('id', '=', ctx.householdId).executeTakeFirst()
+    const row = await db
+      .selectFrom('households')
+      .selectAll()
+      .where('id', '=', ctx.householdId)
+      .executeTakeFirst()
     if (!row) throw notFound('Household', ctx.householdId)
     return toHousehold(row)
   },

@@ -102,7 +102,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addPrimaryKeyConstraint('idempotency_keys_pk', ['user_id', 'key'])
     .execute()
-  await db.schema.createIndex('idempotency_keys_created_idx').on('idempotency_keys').column('created_at').execute()
+  await db.schema
+    .createIndex('idempotency_keys_created_idx')
+    .on('idempotency_keys')
+    .column('created_at')
+    .execute()
 
   await createChangeLogFunction(db)
   await logChanges(db, 'households')

@@ -5,7 +5,11 @@ import type { Database } from '../store/database.ts'
 import type { ActorContext, HouseholdContext, MutationContext } from './context.ts'
 
 /** A named, validated change; the only way any row changes, for every caller alike. */
-export interface Mutator<S extends z.ZodType = z.ZodType, R = unknown, C extends ActorContext = ActorContext> {
+export interface Mutator<
+  S extends z.ZodType = z.ZodType,
+  R = unknown,
+  C extends ActorContext = ActorContext,
+> {
   kind: 'mutator'
   name: string
   /** Household mutators run inside one household's clock; user mutators act on the caller alone. */

@@ -41,7 +41,13 @@ export async function claimOutbox(
     )
     returning id, household_id, topic, payload, attempts`.execute(db)
   return result.rows
-    .map((r) => ({ id: r.id, householdId: r.household_id, topic: r.topic, payload: r.payload, attempts: r.attempts }))
+    .map((r) => ({
+      id: r.id,
+      householdId: r.household_id,
+      topic: r.topic,
+      payload: r.payload,
+      attempts: r.attempts,
+    }))
     .sort((a, b) => a.id - b.id)
 }
 

@@ -1,31 +1,48 @@
 import { z } from 'zod'
 
 /** A ULID: 26 Crockford base-32 characters. Callers supply new ids so replays create the same rows. */
-export const UlidSchema = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a ULID (26 characters, Crockford base 32).')
+export const UlidSchema = z
+  .string()
+  .regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'Must be a ULID (26 characters, Crockford base 32).')
 
 /** An IANA time zone the runtime knows, such as Europe/Berlin. */
-export const TimeZoneSchema = z.string().refine(isTimeZone, 'Must be an IANA time zone such as Europe/Berlin.')
+export const TimeZoneSchema = z
+  .string()
+  .refine(isTimeZone, 'Must be an IANA time zone such as Europe/Berlin.')
 
 /** An ISO 4217 currency code in upper case. */
 export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/, 'Must be an ISO 4217 currency code such as EUR.')
 
 /** A BCP 47 language tag, such as en or de-CH. */
-export const LanguageSchema = z.string().refine(isLanguageTag, 'Must be a BCP 47 language tag such as en or de-CH.')
+export const LanguageSchema = z
+  .string()
+  .refine(isLanguageTag, 'Must be a BCP 47 language tag such as en or de-CH.')
 
 /** A calendar day, YYYY-MM-DD, that exists. */
 export const DateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date as YYYY-MM-DD.')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Must be a real calendar day.')
+  .refine(
+    (s) =>
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    'Must be a real calendar day.',
+  )
 
 /** Integer cents, given as a JSON integer or an integer string, bounded to stay exact. */
 export const CentsSchema = z
   .union([z.number().int(), z.string().regex(/^-?\d{1,16}$/, 'Must be an integer number of cents.')])
   .transform((v) => (typeof v === 'string' ? Number(v) : v))
-  .refine((n) => Number.isSafeInteger(n) && Math.abs(n) <= 9_000_000_000_000_000 / 1000, 'Amount is out of range.')
+  .refine(
+    (n) => Number.isSafeInteger(n) && Math.abs(n) <= 9_000_000_000_000_000 / 1000,
+    'Amount is out of range.',
+  )
 
 /** A short human name: trimmed, 1 to 200 characters. */
-export const NameSchema = z.string().trim().min(1, 'Must not be empty.').max(200, 'Must be at most 200 characters.')
+export const NameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Must not be empty.')
+  .max(200, 'Must be at most 200 characters.')
 
 function isTimeZone(value: string): boolean {
   try {

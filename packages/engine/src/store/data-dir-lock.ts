@@ -33,7 +33,8 @@ export function lockDataDir(dir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       const holder = readHolder(path)
-      if (holder !== null && holder !== process.pid && isAlive(holder)) throw new DataDirLockedError(dir, holder)
+      if (holder !== null && holder !== process.pid && isAlive(holder))
+        throw new DataDirLockedError(dir, holder)
       if (holder === process.pid) throw new DataDirLockedError(dir, holder)
       rmSync(path, { force: true })
     }

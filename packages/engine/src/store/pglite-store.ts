@@ -15,7 +15,8 @@ export interface PGliteStoreOptions {
 /** Opens PGlite with the shared type parsers; browser-safe (no Node imports). */
 export async function openPGliteStore(options: PGliteStoreOptions): Promise<Store> {
   const pgliteOptions: PGliteOptions = { parsers: TYPE_PARSERS }
-  const pg = options.dataDir === 'memory://' ? new PGlite(pgliteOptions) : new PGlite(options.dataDir, pgliteOptions)
+  const pg =
+    options.dataDir === 'memory://' ? new PGlite(pgliteOptions) : new PGlite(options.dataDir, pgliteOptions)
   await pg.waitReady
   return wrapPGlite(pg, options.dataDir, options.onClose)
 }
