@@ -1,0 +1,13 @@
+/** Every ledger mutator, keyed for the registry. */
+export {
+  convertAccount,
+  createAccount,
+  deleteAccount,
+  reorderAccounts,
+  updateAccount,
+} from './accounts/mutators.ts'
+export { closeAccount, reconcileAccount, reopenAccount } from './accounts/reconcile.ts'
+export { createTransaction } from './transactions/mutators/create.ts'
+export { deleteTransaction, removeTransactionTag } from './transactions/mutators/delete.ts'
+export { createTransfer, linkTransfer, unlinkTransfer } from './transactions/mutators/transfer.ts'
+export { updateTransaction } from './transactions/mutators/update.ts'

@@ -1,0 +1,3 @@
+/** Every ledger query, keyed for the registry. */
+export { accountBalanceHistory, getAccount, listAccounts } from './accounts/queries.ts'
+export { getTransaction } from './transactions/queries.ts'

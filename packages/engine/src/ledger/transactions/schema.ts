@@ -1,0 +1,120 @@
+import { z } from 'zod'
+import { CentsSchema, DateSchema, NameSchema, UlidSchema } from '../../shared/schema.ts'
+import { idSetSchema, RefIdSchema } from '../schema.ts'
+
+export const TransactionStatusSchema = z.enum(['pending', 'cleared', 'reconciled'])
+export const TransactionSourceSchema = z.enum(['manual', 'imported', 'ai', 'recurring', 'split'])
+
+/** Free text on a row or split: trimmed, empty means none. */
+export const MemoSchema = z
+  .string()
+  .max(1000)
+  .transform((s) => (s.trim() === '' ? null : s.trim()))
+
+/** A bank's own id for a row, unique per account among live rows. */
+export const ImportedIdSchema = z.string().trim().min(1).max(200)
+
+/** Most tags and flags one row may carry. */
+export const MAX_TAGS_PER_TRANSACTION = 50
+export const MAX_FLAGS_PER_TRANSACTION = 20
+/** Most parts one split may have. */
+export const MAX_SPLITS = 100
+
+export const SplitInputSchema = z.strictObject({
+  amountCents: CentsSchema,
+  categoryId: RefIdSchema.nullish(),
+  payeeId: RefIdSchema.nullish(),
+  memo: MemoSchema.nullish(),
+})
+export type SplitInput = z.output<typeof SplitInputSchema>
+
+/** No parts (a plain row) or two to 100 parts; one part would only repeat its parent. */
+export const SplitsSchema = z
+  .array(SplitInputSchema)
+  .max(MAX_SPLITS)
+  .refine((s) => s.length !== 1, 'A split needs at least two parts; send an empty list for none.')
+
+function payeeEitherWay(v: { payeeId?: string | null; payeeName?: string }): boolean {
+  return !(v.payeeId && v.payeeName !== undefined)
+}
+const PAYEE_EITHER_WAY = { message: 'Send payeeId or payeeName, not both.', path: ['payeeName'] }
+
+/** One new row, as POST H/transactions takes it and as each item of a bulk create. */
+export const TransactionInputSchema = z
+  .strictObject({
+    id: UlidSchema,
+    accountId: RefIdSchema,
+    date: DateSchema,
+    amountCents: CentsSchema,
+    payeeId: RefIdSchema.nullish(),
+    /** Finds the payee by normalized name, or creates it. */
+    payeeName: NameSchema.optional(),
+    categoryId: RefIdSchema.nullish(),
+    memo: MemoSchema.nullish(),
+    /** Default: cleared for imported rows, pending otherwise; rows become reconciled only by reconcile. */
+    status: z.enum(['pending', 'cleared']).optional(),
+    /** Default: imported when importedId is given, else manual. */
+    source: TransactionSourceSchema.optional(),
+    importedId: ImportedIdSchema.nullish(),
+    needsReview: z.boolean().optional(),
+    splits: SplitsSchema.optional(),
+    tagIds: idSetSchema(MAX_TAGS_PER_TRANSACTION).optional(),
+    flagIds: idSetSchema(MAX_FLAGS_PER_TRANSACTION).optional(),
+  })
+  .refine(payeeEitherWay, PAYEE_EITHER_WAY)
+export type TransactionInput = z.output<typeof TransactionInputSchema>
+
+export const CreateTransactionArgsSchema = TransactionInputSchema
+export type CreateTransactionArgs = TransactionInput
+
+/** PATCH H/transactions/{id}: supplying splits, tagIds or flagIds replaces them. */
+export const UpdateTransactionArgsSchema = z
+  .strictObject({
+    id: RefIdSchema,
+    accountId: RefIdSchema.optional(),
+    date: DateSchema.optional(),
+    amountCents: CentsSchema.optional(),
+    payeeId: RefIdSchema.nullable().optional(),
+    payeeName: NameSchema.optional(),
+    categoryId: RefIdSchema.nullable().optional(),
+    memo: MemoSchema.nullable().optional(),
+    /** `cleared` unlocks a reconciled row; `reconciled` is only accepted on a row that already is. */
+    status: TransactionStatusSchema.optional(),
+    needsReview: z.boolean().optional(),
+    splits: SplitsSchema.optional(),
+    tagIds: idSetSchema(MAX_TAGS_PER_TRANSACTION).optional(),
+    flagIds: idSetSchema(MAX_FLAGS_PER_TRANSACTION).optional(),
+  })
+  .refine(payeeEitherWay, PAYEE_EITHER_WAY)
+export type UpdateTransactionArgs = z.output<typeof UpdateTransactionArgsSchema>
+
+/** Path-only arguments: get, delete, accept/reject suggestion, dismiss-match, unmatch, unlink. */
+export const TransactionIdArgsSchema = z.strictObject({ id: RefIdSchema })
+export type TransactionIdArgs = z.output<typeof TransactionIdArgsSchema>
+
+/** DELETE H/transactions/{id}/tags/{tagId}. */
+export const RemoveTransactionTagArgsSchema = z.strictObject({ id: RefIdSchema, tagId: RefIdSchema })
+export type RemoveTransactionTagArgs = z.output<typeof RemoveTransactionTagArgsSchema>
+
+/** POST H/transactions/transfer: money leaves one account and arrives in another; leg ids come from the caller. */
+export const CreateTransferArgsSchema = z.strictObject({
+  fromAccountId: RefIdSchema,
+  toAccountId: RefIdSchema,
+  /** What moves, positive: the from leg gets -amountCents, the to leg +amountCents. */
+  amountCents: CentsSchema.refine(
+    (n) => n > 0,
+    'Must be positive; swap the accounts to move money the other way.',
+  ),
+  date: DateSchema,
+  memo: MemoSchema.nullish(),
+  status: z.enum(['pending', 'cleared']).optional(),
+  tagIds: idSetSchema(MAX_TAGS_PER_TRANSACTION).optional(),
+  flagIds: idSetSchema(MAX_FLAGS_PER_TRANSACTION).optional(),
+  fromTransactionId: UlidSchema,
+  toTransactionId: UlidSchema,
+})
+export type CreateTransferArgs = z.output<typeof CreateTransferArgsSchema>
+
+/** POST H/transactions/{id}/link-transfer. */
+export const LinkTransferArgsSchema = z.strictObject({ id: RefIdSchema, counterpartId: RefIdSchema })
+export type LinkTransferArgs = z.output<typeof LinkTransferArgsSchema>
