@@ -9,8 +9,12 @@ import type { AppEnv } from './http/env.ts'
 import { idempotency } from './http/idempotency.ts'
 import { requireMembership } from './http/membership.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
+import { categoryRoutes } from './routes/categories.ts'
+import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
+import { payeeRoutes } from './routes/payees.ts'
 import { systemRoutes } from './routes/system.ts'
+import { tagRoutes } from './routes/tags.ts'
 import { userRoutes } from './routes/users.ts'
 
 /** What the HTTP app needs from the running server. */
@@ -70,6 +74,10 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
   app.route('/', systemRoutes(store))
   app.route('/', householdRoutes(store))
   app.route('/', userRoutes(store))
+  app.route('/', categoryRoutes(store))
+  app.route('/', payeeRoutes(store))
+  app.route('/', tagRoutes(store))
+  app.route('/', flagRoutes(store))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -1,0 +1,99 @@
+import { z } from 'zod'
+
+const Instant = z.string().describe('ISO 8601 instant in UTC.')
+const Position = z.number().int().describe('Display position; lower comes first, ties broken by id.')
+const Color = z.string().describe('A colour as #rrggbb, in lower case.')
+
+export const CategorySchema = z
+  .object({
+    id: z.string(),
+    groupId: z.string(),
+    name: z.string(),
+    position: Position,
+    hidden: z.boolean(),
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'Category' })
+
+export const CategoryListSchema = z
+  .object({ items: z.array(CategorySchema) })
+  .meta({ id: 'CategoryList', description: 'Ordered by group position, group id, position, id.' })
+
+const categoryGroupFields = {
+  id: z.string(),
+  name: z.string(),
+  position: Position,
+  hidden: z.boolean(),
+  isIncome: z.boolean().describe('Income groups hold the categories money arrives in.'),
+  createdAt: Instant,
+  updatedAt: Instant,
+}
+
+/** A group without its categories, as the starter pack reports it. */
+export const CategoryGroupSummarySchema = z.object(categoryGroupFields).meta({ id: 'CategoryGroupSummary' })
+
+export const CategoryGroupSchema = z
+  .object({
+    ...categoryGroupFields,
+    categories: z.array(CategorySchema).describe("The group's live categories, in order."),
+  })
+  .meta({ id: 'CategoryGroup' })
+
+export const CategoryGroupListSchema = z
+  .object({ items: z.array(CategoryGroupSchema) })
+  .meta({ id: 'CategoryGroupList', description: 'Ordered by position, then id.' })
+
+export const StarterPackResultSchema = z
+  .object({
+    language: z.string().describe('The pack language used: en, de, fr or es.'),
+    created: z.object({ groups: z.array(CategoryGroupSummarySchema), categories: z.array(CategorySchema) }),
+    skipped: z
+      .object({ groups: z.array(CategoryGroupSummarySchema), categories: z.array(CategorySchema) })
+      .describe('Existing live rows whose names matched: groups reused, categories left alone.'),
+  })
+  .meta({ id: 'StarterPackResult' })
+
+export const PayeeSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    normalizedName: z.string().describe('Lower case, accents and punctuation folded; recomputed on rename.'),
+    categoryId: z.string().nullable().describe('The category new transactions with this payee default to.'),
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'Payee' })
+
+export const PayeeListSchema = z
+  .object({ items: z.array(PayeeSchema) })
+  .meta({ id: 'PayeeList', description: 'Ordered by normalized name, then id.' })
+
+export const TagSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    color: Color.nullable(),
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'Tag' })
+
+export const TagListSchema = z
+  .array(TagSchema)
+  .meta({ id: 'TagList', description: 'A bare array, ordered by name ignoring case, then id.' })
+
+export const FlagSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    color: Color,
+    position: Position,
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'Flag' })
+
+export const FlagListSchema = z
+  .object({ items: z.array(FlagSchema) })
+  .meta({ id: 'FlagList', description: 'Ordered by position, then id.' })
