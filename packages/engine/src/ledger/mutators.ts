@@ -9,5 +9,6 @@ export {
 export { closeAccount, reconcileAccount, reopenAccount } from './accounts/reconcile.ts'
 export { createTransaction } from './transactions/mutators/create.ts'
 export { deleteTransaction, removeTransactionTag } from './transactions/mutators/delete.ts'
+export { acceptSuggestion, rejectSuggestion, suggestCategory } from './transactions/mutators/suggestion.ts'
 export { createTransfer, linkTransfer, unlinkTransfer } from './transactions/mutators/transfer.ts'
 export { updateTransaction } from './transactions/mutators/update.ts'

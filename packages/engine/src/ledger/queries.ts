@@ -1,3 +1,4 @@
 /** Every ledger query, keyed for the registry. */
 export { accountBalanceHistory, getAccount, listAccounts } from './accounts/queries.ts'
+export { listTransactions } from './transactions/list.ts'
 export { getTransaction } from './transactions/queries.ts'

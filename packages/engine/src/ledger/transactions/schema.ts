@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { CentsSchema, DateSchema, NameSchema, UlidSchema } from '../../shared/schema.ts'
-import { idSetSchema, RefIdSchema } from '../schema.ts'
+import { commaListSchema, idSetSchema, QueryBooleanSchema, queryIntSchema, RefIdSchema } from '../schema.ts'
 
 export const TransactionStatusSchema = z.enum(['pending', 'cleared', 'reconciled'])
 export const TransactionSourceSchema = z.enum(['manual', 'imported', 'ai', 'recurring', 'split'])
@@ -118,3 +118,47 @@ export type CreateTransferArgs = z.output<typeof CreateTransferArgsSchema>
 /** POST H/transactions/{id}/link-transfer. */
 export const LinkTransferArgsSchema = z.strictObject({ id: RefIdSchema, counterpartId: RefIdSchema })
 export type LinkTransferArgs = z.output<typeof LinkTransferArgsSchema>
+
+/** Default and bounds of a transactions page. */
+export const LIST_DEFAULT_LIMIT = 50
+export const LIST_MAX_LIMIT = 100
+/** Most flag or tag ids one list filter may name. */
+export const LIST_MAX_FILTER_IDS = 20
+
+/** GET H/transactions: every query parameter of the spec, as strings or as JSON values. */
+export const ListTransactionsArgsSchema = z.strictObject({
+  limit: queryIntSchema(1, LIST_MAX_LIMIT).default(LIST_DEFAULT_LIMIT),
+  cursor: z.string().max(500).optional(),
+  minAmountCents: CentsSchema.optional(),
+  maxAmountCents: CentsSchema.optional(),
+  search: z.string().trim().max(200).optional(),
+  dateFrom: DateSchema.optional(),
+  dateTo: DateSchema.optional(),
+  source: TransactionSourceSchema.optional(),
+  status: TransactionStatusSchema.optional(),
+  /** Any of these; supersedes `status`. */
+  statuses: commaListSchema(TransactionStatusSchema, 3).optional(),
+  attention: QueryBooleanSchema.optional(),
+  uncategorized: QueryBooleanSchema.optional(),
+  needsReview: QueryBooleanSchema.optional(),
+  hasFlag: QueryBooleanSchema.optional(),
+  flagIds: commaListSchema(RefIdSchema, LIST_MAX_FILTER_IDS).optional(),
+  hasTag: QueryBooleanSchema.optional(),
+  tagMode: z.enum(['any', 'all']).optional(),
+  tagIds: commaListSchema(RefIdSchema, LIST_MAX_FILTER_IDS).optional(),
+  /** One more tag id, combined with `tagIds`. */
+  tagId: RefIdSchema.optional(),
+  payeeId: RefIdSchema.optional(),
+  categoryId: RefIdSchema.optional(),
+  accountId: RefIdSchema.optional(),
+})
+export type ListTransactionsArgs = z.output<typeof ListTransactionsArgsSchema>
+
+/** A category suggestion for an uncategorized row, recorded by rules or the assistant (no REST route). */
+export const SuggestCategoryArgsSchema = z.strictObject({
+  id: RefIdSchema,
+  categoryId: RefIdSchema,
+  confidence: z.number().min(0).max(1).nullish(),
+  reason: z.string().trim().min(1).max(500).nullish(),
+})
+export type SuggestCategoryArgs = z.output<typeof SuggestCategoryArgsSchema>

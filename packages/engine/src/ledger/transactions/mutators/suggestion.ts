@@ -1,0 +1,98 @@
+import { conflict } from '../../../errors.ts'
+import { defineMutator } from '../../../mutator/define.ts'
+import { requireReferences } from '../../references.ts'
+import type { TransactionRow } from '../../tables.ts'
+import type { Transaction } from '../model.ts'
+import { SuggestCategoryArgsSchema, TransactionIdArgsSchema } from '../schema.ts'
+import { hydrate, requireTransaction, updateTransaction } from '../writes.ts'
+
+const CLEARED_SUGGESTION = {
+  suggested_category_id: null,
+  suggestion_confidence: null,
+  suggestion_reason: null,
+}
+
+function requireSuggestion(row: TransactionRow): string {
+  if (!row.suggested_category_id) {
+    throw conflict('NO_SUGGESTION', `Transaction ${row.id} carries no category suggestion.`)
+  }
+  return row.suggested_category_id
+}
+
+/** Records a suggested category on an uncategorized, unsplit row; it marks the row as needing review. */
+export const suggestCategory = defineMutator({
+  name: 'transactions.suggestCategory',
+  scope: 'write:transactions',
+  args: SuggestCategoryArgsSchema,
+  async run(tx, args, ctx): Promise<Transaction> {
+    const row = await requireTransaction(tx, ctx.householdId, args.id)
+    await requireReferences(tx, ctx.householdId, [
+      { table: 'categories', id: args.categoryId, path: 'categoryId' },
+    ])
+    const [current] = await hydrate(tx, ctx.householdId, [row])
+    if (row.category_id || current!.splits.length > 0) {
+      throw conflict('TRANSACTION_CATEGORIZED', `Transaction ${row.id} already has a category.`)
+    }
+    const after = await updateTransaction(tx, ctx.householdId, row, {
+      suggested_category_id: args.categoryId,
+      suggestion_confidence: args.confidence ?? null,
+      suggestion_reason: args.reason ?? null,
+      updated_at: ctx.now,
+    })
+    const [transaction] = await hydrate(tx, ctx.householdId, [after])
+    ctx.emit('transaction.updated', { transaction })
+    return transaction!
+  },
+})
+
+/** Takes the suggested category as the row's category and clears the suggestion and review flag. */
+export const acceptSuggestion = defineMutator({
+  name: 'transactions.acceptSuggestion',
+  scope: 'write:transactions',
+  args: TransactionIdArgsSchema,
+  async run(tx, args, ctx): Promise<Transaction> {
+    const row = await requireTransaction(tx, ctx.householdId, args.id)
+    const categoryId = requireSuggestion(row)
+    const live = await tx
+      .selectFrom('categories')
+      .select('id')
+      .where('household_id', '=', ctx.householdId)
+      .where('id', '=', categoryId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst()
+    if (!live) {
+      throw conflict(
+        'SUGGESTION_STALE',
+        'The suggested category has been deleted; reject the suggestion instead.',
+      )
+    }
+    const after = await updateTransaction(tx, ctx.householdId, row, {
+      category_id: categoryId,
+      ...CLEARED_SUGGESTION,
+      needs_review: false,
+      updated_at: ctx.now,
+    })
+    const [transaction] = await hydrate(tx, ctx.householdId, [after])
+    ctx.emit('transaction.updated', { transaction, acceptedSuggestion: true })
+    return transaction!
+  },
+})
+
+/** Drops the suggestion; the row stays uncategorized and no longer needs review. */
+export const rejectSuggestion = defineMutator({
+  name: 'transactions.rejectSuggestion',
+  scope: 'write:transactions',
+  args: TransactionIdArgsSchema,
+  async run(tx, args, ctx): Promise<Transaction> {
+    const row = await requireTransaction(tx, ctx.householdId, args.id)
+    requireSuggestion(row)
+    const after = await updateTransaction(tx, ctx.householdId, row, {
+      ...CLEARED_SUGGESTION,
+      needs_review: false,
+      updated_at: ctx.now,
+    })
+    const [transaction] = await hydrate(tx, ctx.householdId, [after])
+    ctx.emit('transaction.updated', { transaction, rejectedSuggestion: true })
+    return transaction!
+  },
+})
