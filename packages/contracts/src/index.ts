@@ -1,3 +1,4 @@
 export * from './catalog.ts'
 export * from './identity.ts'
 export * from './problem.ts'
+export * from './sync.ts'

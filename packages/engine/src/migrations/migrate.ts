@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as foundation from './0001-foundation.ts'
 import * as catalog from './0002-catalog.ts'
 import * as ledger from './0003-ledger.ts'
+import * as sync from './0004-sync.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-catalog': catalog,
   '0003-ledger': ledger,
+  '0004-sync': sync,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -1,0 +1,169 @@
+import {
+  catalogMutators,
+  type Database,
+  type HouseholdContext,
+  ledgerMutators,
+  runMutation,
+  type Store,
+} from '@hearth/engine'
+import {
+  applyChanges,
+  asReplica,
+  clearHousehold,
+  dumpHousehold,
+  loadRows,
+  readDelta,
+  readSnapshot,
+  recordUndoFor,
+  type TableRows,
+  undoPending,
+} from '@hearth/engine/sync'
+import { newHousehold, sharedStore } from '@hearth/test'
+import type { Transaction } from 'kysely'
+import { ulid } from 'ulidx'
+import { describe, expect, it } from 'vitest'
+import { applyMutation } from '../mutator/run.ts'
+
+class Rollback extends Error {}
+
+/** Runs `fn` in a transaction that is always rolled back, so the shared store stays as it was. */
+async function inRolledBackTransaction(store: Store, fn: (tx: Transaction<Database>) => Promise<void>) {
+  await store.db
+    .transaction()
+    .execute(async (tx) => {
+      await fn(tx)
+      throw new Rollback()
+    })
+    .catch((e) => {
+      if (!(e instanceof Rollback)) throw e
+    })
+}
+
+async function seed(store: Store, ctx: HouseholdContext) {
+  const accountId = ulid()
+  await runMutation(
+    store.db,
+    ledgerMutators.createAccount,
+    { id: accountId, name: 'Checking', type: 'cash' },
+    ctx,
+  )
+  await runMutation(
+    store.db,
+    ledgerMutators.createTransaction,
+    { id: ulid(), accountId, date: '2024-03-10', amountCents: -1250, payeeName: 'Bakery' },
+    ctx,
+  )
+  return accountId
+}
+
+async function snapshotPages(store: Store, householdId: string, ctx: HouseholdContext) {
+  const pages: TableRows[] = []
+  const position = await readSnapshot(store.db, householdId, { scopes: ctx.scopes, pageSize: 3 }, (p) => {
+    pages.push(p)
+  })
+  return { pages, position }
+}
+
+describe('replica row sync', () => {
+  it('undoes every row pending mutations wrote, and logs no change for them', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    const accountId = await seed(store, ctx)
+    const before = await dumpHousehold(store.db, ctx.householdId)
+    await inRolledBackTransaction(store, async (tx) => {
+      await recordUndoFor(tx, 1)
+      await applyMutation(
+        tx,
+        ledgerMutators.updateAccount,
+        { id: accountId, name: 'Renamed' },
+        { ...ctx, now: new Date() },
+      )
+      await recordUndoFor(tx, 2)
+      await applyMutation(
+        tx,
+        ledgerMutators.createTransaction,
+        { id: ulid(), accountId, date: '2024-03-11', amountCents: -500, splits: [] },
+        { ...ctx, now: new Date() },
+      )
+      await applyMutation(
+        tx,
+        catalogMutators.createTag,
+        { id: ulid(), name: 'Trip' },
+        { ...ctx, now: new Date() },
+      )
+      const logged = await tx
+        .selectFrom('change_log')
+        .select('version')
+        .where('household_id', '=', ctx.householdId)
+        .where('version', '>', 3)
+        .execute()
+      expect(logged).toEqual([])
+      expect(await asReplica(tx, () => undoPending(tx))).toBeGreaterThan(3)
+      const after = await dumpHousehold(tx, ctx.householdId)
+      expect(after).toEqual(before)
+    })
+  })
+
+  it('reproduces a household from its snapshot, read in pages', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    await seed(store, ctx)
+    const before = await dumpHousehold(store.db, ctx.householdId)
+    const { pages, position } = await snapshotPages(store, ctx.householdId, ctx)
+    expect(position.version).toBe(3)
+    expect(pages.length).toBeGreaterThan(3)
+    await inRolledBackTransaction(store, async (tx) => {
+      await asReplica(tx, async () => {
+        await clearHousehold(tx, ctx.householdId)
+        for (const page of pages) await loadRows(tx, page.table, page.rows)
+      })
+      expect(await dumpHousehold(tx, ctx.householdId)).toEqual(before)
+    })
+  })
+
+  it('brings a replica at an older version up to date with the delta since then', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    const accountId = await seed(store, ctx)
+    const old = await snapshotPages(store, ctx.householdId, ctx)
+    await runMutation(store.db, ledgerMutators.updateAccount, { id: accountId, name: 'Joint' }, ctx)
+    const tagId = ulid()
+    await runMutation(store.db, catalogMutators.createTag, { id: tagId, name: 'Trip' }, ctx)
+    await runMutation(store.db, catalogMutators.deleteTag, { id: tagId }, ctx)
+    const now = await dumpHousehold(store.db, ctx.householdId)
+    const pages: Parameters<Parameters<typeof readDelta>[4]>[0][] = []
+    await readDelta(
+      store.db,
+      ctx.householdId,
+      old.position.version,
+      { scopes: ctx.scopes, pageSize: 1 },
+      (p) => {
+        pages.push(p)
+      },
+    )
+    expect(pages.map((p) => [p.fromVersion, p.version, p.more])).toEqual([
+      [3, 4, true],
+      [4, 5, true],
+      [5, 6, false],
+    ])
+    await inRolledBackTransaction(store, async (tx) => {
+      await asReplica(tx, async () => {
+        await clearHousehold(tx, ctx.householdId)
+        for (const page of old.pages) await loadRows(tx, page.table, page.rows)
+        for (const page of pages) await applyChanges(tx, ctx.householdId, page.changes)
+      })
+      expect(await dumpHousehold(tx, ctx.householdId)).toEqual(now)
+    })
+  })
+
+  it('leaves out tables the key cannot read', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    await seed(store, ctx)
+    const pages: TableRows[] = []
+    await readSnapshot(store.db, ctx.householdId, { scopes: ['read:households', 'read:accounts'] }, (p) => {
+      pages.push(p)
+    })
+    expect([...new Set(pages.map((p) => p.table))].sort()).toEqual(['accounts', 'households', 'memberships'])
+  })
+})

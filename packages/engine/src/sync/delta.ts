@@ -1,0 +1,127 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { RowChange } from '../changes/changes.ts'
+import type { Scope } from '../scopes.ts'
+import type { Database } from '../store/database.ts'
+import { canReadTable } from './synced-tables.ts'
+import { syncDb } from './tables.ts'
+
+/** Where a device stands: the household version it has, and its last processed mutation. */
+export interface SyncPosition {
+  version: number
+  lmid: number
+}
+
+/** One page of a delta; `more` says another page of the same delta follows. */
+export interface DeltaPage extends SyncPosition {
+  fromVersion: number
+  changes: RowChange[]
+  more: boolean
+}
+
+/** What a read needs to know about the device it serves. */
+export interface ReaderOptions {
+  /** The device whose lmid the answer carries; none for an anonymous read. */
+  clientId?: string
+  /** Rows of tables these scopes cannot read are left out. */
+  scopes: readonly Scope[]
+  /** Largest number of row changes per page. */
+  pageSize?: number
+}
+
+/**
+ * Reads every change after `since` in one consistent snapshot (REPEATABLE READ), so the
+ * version, the device's lmid and the rows agree: every mutation at or below lmid is in the rows,
+ * none above it. Pages are whole versions, so a device never sees half a mutation.
+ */
+export async function readDelta(
+  db: Kysely<Database>,
+  householdId: string,
+  since: number,
+  options: ReaderOptions,
+  onPage: (page: DeltaPage) => void | Promise<void>,
+): Promise<SyncPosition> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (tx) => {
+      const position = await readPosition(tx, householdId, options.clientId)
+      let from = since
+      do {
+        const page = await readChangePage(tx, householdId, from, position.version, options.pageSize ?? 2000)
+        const more = page.last < position.version
+        await onPage({
+          fromVersion: from,
+          version: Math.max(page.last, from),
+          lmid: position.lmid,
+          changes: page.changes.filter((c) => canReadTable(c.table, options.scopes)),
+          more,
+        })
+        from = page.last
+      } while (from < position.version)
+      return position
+    })
+}
+
+/** The household's version and the device's lmid, read in the caller's transaction. */
+export async function readPosition(
+  tx: Transaction<Database>,
+  householdId: string,
+  clientId?: string,
+): Promise<SyncPosition> {
+  const clock = await tx
+    .selectFrom('household_clock')
+    .select('version')
+    .where('household_id', '=', householdId)
+    .executeTakeFirst()
+  const device = clientId
+    ? await syncDb(tx)
+        .selectFrom('sync_clients')
+        .select('lmid')
+        .where('client_id', '=', clientId)
+        .executeTakeFirst()
+    : undefined
+  return { version: clock?.version ?? 0, lmid: device?.lmid ?? 0 }
+}
+
+/**
+ * Changes after `from` up to `upTo`, about `pageSize` rows but always whole versions: the page
+ * ends before the version that would overflow it, unless that version alone is the page.
+ */
+async function readChangePage(
+  tx: Transaction<Database>,
+  householdId: string,
+  from: number,
+  upTo: number,
+  pageSize: number,
+): Promise<{ changes: RowChange[]; last: number }> {
+  if (from >= upTo) return { changes: [], last: upTo }
+  const overflow = await tx
+    .selectFrom('change_log')
+    .select('version')
+    .where('household_id', '=', householdId)
+    .where('version', '>', from)
+    .where('version', '<=', upTo)
+    .orderBy('version')
+    .orderBy('seq')
+    .offset(pageSize)
+    .limit(1)
+    .executeTakeFirst()
+  const last = !overflow ? upTo : overflow.version - 1 > from ? overflow.version - 1 : overflow.version
+  const rows = await tx
+    .selectFrom('change_log')
+    .select(['version', 'table_name', 'row_id', 'op', 'row'])
+    .where('household_id', '=', householdId)
+    .where('version', '>', from)
+    .where('version', '<=', last)
+    .orderBy('version')
+    .orderBy('seq')
+    .execute()
+  const changes = rows.map((r) => ({
+    version: r.version,
+    table: r.table_name,
+    id: r.row_id,
+    op: r.op,
+    row: r.row,
+  }))
+  return { changes, last }
+}

@@ -1,0 +1,62 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from '../store/database.ts'
+import { type ReaderOptions, readPosition, type SyncPosition } from './delta.ts'
+import { canReadTable, syncedTables } from './synced-tables.ts'
+
+/** Full row images of one table, as a page of a snapshot. */
+export interface TableRows {
+  table: string
+  rows: Record<string, unknown>[]
+}
+
+/**
+ * Reads a household's replicated rows in one consistent snapshot (REPEATABLE READ) with the
+ * version they are at and the device's lmid, page by page, so a large household streams
+ * instead of sitting whole in memory. Tables the scopes cannot read are left out.
+ */
+export async function readSnapshot(
+  db: Kysely<Database>,
+  householdId: string,
+  options: ReaderOptions,
+  onPage: (page: TableRows) => void | Promise<void>,
+): Promise<SyncPosition> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (tx) => {
+      const position = await readPosition(tx, householdId, options.clientId)
+      for (const table of await syncedTables(tx)) {
+        if (!canReadTable(table, options.scopes)) continue
+        await readTable(tx, table, householdId, options.pageSize ?? 2000, onPage)
+      }
+      return position
+    })
+}
+
+/** Pages through one table's rows of a household by key. */
+async function readTable(
+  tx: Transaction<Database>,
+  table: string,
+  householdId: string,
+  pageSize: number,
+  onPage: (page: TableRows) => void | Promise<void>,
+): Promise<void> {
+  const { rows: keyRows } = await sql<{ key: string[] }>`select hearth_sync_key(${table}) as key`.execute(tx)
+  const key = keyRows[0]?.key ?? []
+  // A table keyed by id alone is the household itself; every other one carries household_id.
+  const keyColumn = key.length === 1 ? key[0]! : key.at(-1)!
+  const owner = key.length === 1 ? sql.ref('id') : sql.ref('household_id')
+  let after: string | null = null
+  while (true) {
+    const { rows } = await sql<{ k: string; row: Record<string, unknown> }>`
+      select t.${sql.ref(keyColumn)} as k, to_jsonb(t) as row
+      from ${sql.table(table)} t
+      where t.${owner} = ${householdId}
+        and (${after}::text is null or t.${sql.ref(keyColumn)} > ${after})
+      order by t.${sql.ref(keyColumn)}
+      limit ${pageSize}`.execute(tx)
+    if (rows.length > 0) await onPage({ table, rows: rows.map((r) => r.row) })
+    if (rows.length < pageSize) return
+    after = rows.at(-1)!.k
+  }
+}
