@@ -114,6 +114,8 @@ describe('payees over HTTP', () => {
       400,
       'VALIDATION_FAILED',
     )
+    expectProblem(await api.get(`${H}/payees/not-a-ulid`), 404, 'NOT_FOUND')
+    expectProblem(await api.get(`${H}/payees/${'x'.repeat(65)}`), 400, 'VALIDATION_FAILED')
   })
 
   it('soft-deletes a payee, hides it, and frees its name', async () => {
