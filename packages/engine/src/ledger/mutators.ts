@@ -7,6 +7,8 @@ export {
   updateAccount,
 } from './accounts/mutators.ts'
 export { closeAccount, reconcileAccount, reopenAccount } from './accounts/reconcile.ts'
+export { bulkCreateTransactions } from './transactions/mutators/bulk-create.ts'
+export { bulkUpdateTransactions } from './transactions/mutators/bulk-update.ts'
 export { createTransaction } from './transactions/mutators/create.ts'
 export { deleteTransaction, removeTransactionTag } from './transactions/mutators/delete.ts'
 export { acceptSuggestion, rejectSuggestion, suggestCategory } from './transactions/mutators/suggestion.ts'

@@ -162,3 +162,44 @@ export const SuggestCategoryArgsSchema = z.strictObject({
   reason: z.string().trim().min(1).max(500).nullish(),
 })
 export type SuggestCategoryArgs = z.output<typeof SuggestCategoryArgsSchema>
+
+/** Most rows one bulk create or bulk update may touch. */
+export const BULK_MAX = 500
+
+/** POST H/transactions/bulk: up to 500 new rows, all or none. */
+export const BulkCreateTransactionsArgsSchema = z.strictObject({
+  transactions: z
+    .array(TransactionInputSchema)
+    .min(1)
+    .max(BULK_MAX, `At most ${BULK_MAX} transactions per request.`),
+})
+export type BulkCreateTransactionsArgs = z.output<typeof BulkCreateTransactionsArgsSchema>
+
+/** The one patch a bulk update applies to every listed row. */
+export const BulkPatchSchema = z
+  .strictObject({
+    categoryId: RefIdSchema.nullable().optional(),
+    status: TransactionStatusSchema.optional(),
+    memo: MemoSchema.nullable().optional(),
+    payeeId: RefIdSchema.nullable().optional(),
+    /** Replaces the rows' flags. */
+    flagIds: idSetSchema(MAX_FLAGS_PER_TRANSACTION).optional(),
+    addTagIds: idSetSchema(MAX_TAGS_PER_TRANSACTION).optional(),
+    removeTagIds: idSetSchema(MAX_TAGS_PER_TRANSACTION).optional(),
+  })
+  .refine((p) => Object.values(p).some((v) => v !== undefined), 'The patch changes nothing.')
+
+/** PATCH H/transactions/bulk-update. */
+export const BulkUpdateTransactionsArgsSchema = z.strictObject({
+  ids: z
+    .array(RefIdSchema)
+    .min(1)
+    .max(BULK_MAX, `At most ${BULK_MAX} ids per request.`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Ids must not repeat.'),
+  patch: BulkPatchSchema,
+})
+export type BulkUpdateTransactionsArgs = z.output<typeof BulkUpdateTransactionsArgsSchema>
+
+/** POST H/transactions/{id}/match: the row of the other kind to match with. */
+export const MatchTransactionArgsSchema = z.strictObject({ id: RefIdSchema, candidateId: RefIdSchema })
+export type MatchTransactionArgs = z.output<typeof MatchTransactionArgsSchema>

@@ -1,0 +1,102 @@
+import type { Transaction as Tx } from 'kysely'
+import { defineMutator } from '../../../mutator/define.ts'
+import type { Database } from '../../../store/database.ts'
+import { buildDrafts, type LocatedInput, markBankFed } from '../drafts.ts'
+import { autoMatch } from '../matching.ts'
+import type { Transaction } from '../model.ts'
+import { BulkCreateTransactionsArgsSchema, type TransactionInput } from '../schema.ts'
+import { hydrate, insertTransactions } from '../writes.ts'
+
+/** What a bulk create did, row by row where it matters. */
+export interface BulkCreateResult {
+  /** Rows created and visible, in request order (bank rows folded into a twin are not among them). */
+  items: Transaction[]
+  createdCount: number
+  skippedCount: number
+  matchedCount: number
+  /** Rows skipped because their importedId already exists on their account (or earlier in the request). */
+  skipped: { index: number; importedId: string }[]
+  /** Bank rows folded into their one hand-entered twin. */
+  matched: { index: number; transactionId: string; matchedTransactionId: string }[]
+}
+
+/**
+ * Creates up to 500 rows atomically; any bad row rejects the request and the error names its
+ * index. A row whose importedId its account already holds (live or deleted) is skipped, so
+ * re-running an import never duplicates; imported rows then meet their hand-entered twins.
+ */
+export const bulkCreateTransactions = defineMutator({
+  name: 'transactions.bulkCreate',
+  scope: 'write:transactions',
+  args: BulkCreateTransactionsArgsSchema,
+  async run(tx, args, ctx): Promise<BulkCreateResult> {
+    const skipped = await findKnownImports(tx, ctx.householdId, args.transactions)
+    const items: LocatedInput[] = []
+    args.transactions.forEach((input, index) => {
+      if (!skipped.has(index)) items.push({ input, at: { prefix: `transactions.${index}.`, index } })
+    })
+    const { drafts } = await buildDrafts(tx, ctx, items)
+    const rows = await insertTransactions(tx, ctx.householdId, drafts)
+    await markBankFed(tx, ctx.householdId, drafts, ctx.now)
+    const { matched, flagged } = await autoMatch(
+      tx,
+      ctx.householdId,
+      rows.filter((r) => r.source === 'imported'),
+      ctx.now,
+    )
+    const indexOf = new Map(items.map((item) => [item.input.id, item.at.index!]))
+    const folded = new Set(matched.map((m) => m.bank.id))
+    const latest = new Map([...rows, ...flagged].map((r) => [r.id, r]))
+    const visible = await hydrate(
+      tx,
+      ctx.householdId,
+      rows.filter((r) => !folded.has(r.id)).map((r) => latest.get(r.id)!),
+    )
+    for (const transaction of visible) ctx.emit('transaction.created', { transaction })
+    const survivors = await hydrate(
+      tx,
+      ctx.householdId,
+      matched.map((m) => m.survivor),
+    )
+    for (const transaction of survivors) {
+      ctx.emit('transaction.updated', { transaction, matchedTransactionId: transaction.matchedTransactionId })
+    }
+    return {
+      items: visible,
+      createdCount: rows.length,
+      skippedCount: skipped.size,
+      matchedCount: matched.length,
+      skipped: [...skipped].map(([index, importedId]) => ({ index, importedId })),
+      matched: matched.map((m) => ({
+        index: indexOf.get(m.bank.id)!,
+        transactionId: m.bank.id,
+        matchedTransactionId: m.survivor.id,
+      })),
+    }
+  },
+})
+
+/** Indexes of rows whose (account, importedId) already exists, deleted rows included, or repeats earlier in the request. */
+async function findKnownImports(
+  tx: Tx<Database>,
+  householdId: string,
+  inputs: readonly TransactionInput[],
+): Promise<Map<number, string>> {
+  const withIds = inputs.flatMap((input, index) => (input.importedId ? [{ index, input }] : []))
+  const skipped = new Map<number, string>()
+  if (withIds.length === 0) return skipped
+  const existing = await tx
+    .selectFrom('transactions')
+    .select(['account_id', 'imported_id'])
+    .where('household_id', '=', householdId)
+    .where('account_id', 'in', [...new Set(withIds.map((w) => w.input.accountId))])
+    .where('imported_id', 'in', [...new Set(withIds.map((w) => w.input.importedId!))])
+    .execute()
+  const known = new Set(existing.map((e) => `${e.account_id}\u0000${e.imported_id}`))
+  for (const { index, input } of withIds) {
+    const key = `${input.accountId}\u0000${input.importedId}`
+    if (known.has(key)) skipped.set(index, input.importedId!)
+    else known.add(key)
+  }
+  return skipped
+}
