@@ -48,6 +48,8 @@ export async function findMatchCandidates(
 ): Promise<TransactionRow[]> {
   if (row.kind !== 'normal' || row.matched_transaction_id) return []
   const bank = isBankRow(row)
+  // A bank row that is a transfer leg cannot be folded away without breaking its transfer.
+  if (bank && row.transfer_group_id) return []
   const { rows } = await sql<TransactionRow>`
     select t.* from transactions t
     where t.household_id = ${householdId}
@@ -56,7 +58,7 @@ export async function findMatchCandidates(
       and t.id <> ${row.id}
       and t.account_id = ${row.account_id}
       and t.amount_cents = ${row.amount_cents}::bigint
-      and ${bank ? sql`t.source <> 'imported'` : sql`t.source = 'imported'`}
+      and ${bank ? sql`t.source <> 'imported'` : sql`t.source = 'imported' and t.transfer_group_id is null`}
       and t.date between ${addDays(row.date, -CANDIDATE_WINDOW_DAYS)}::date and ${addDays(row.date, CANDIDATE_WINDOW_DAYS)}::date
     order by abs(t.date - ${row.date}::date), t.id
     limit ${MAX_CANDIDATES}`.execute(db)
