@@ -1,0 +1,61 @@
+/** Timing figures of one measured operation. */
+export interface Timing {
+  runs: number
+  medianMs: number
+  p95Ms: number
+}
+
+/** Runs `fn` `warmup` times unmeasured, then `runs` times, and returns median and p95 in ms. */
+export async function time(fn: () => Promise<unknown>, options: { runs?: number; warmup?: number } = {}): Promise<Timing> {
+  const runs = options.runs ?? 30
+  for (let i = 0; i < (options.warmup ?? 3); i++) await fn()
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now()
+    await fn()
+    samples.push(performance.now() - start)
+  }
+  samples.sort((a, b) => a - b)
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!
+  return { runs, medianMs: at(0.5), p95Ms: at(0.95) }
+}
+
+/** One line of a report: the engine's figure beside its raw-SQL baseline from the same run. */
+export interface Comparison {
+  store: string
+  measure: string
+  engine: Timing
+  baseline: Timing
+  targetMs?: number
+}
+
+/** Prints comparisons as an aligned table with the engine/baseline ratio and the target verdict. */
+export function printReport(rows: Comparison[]): void {
+  const header = ['store', 'measure', 'median ms', 'p95 ms', 'raw SQL median ms', 'ratio', 'target']
+  const lines = rows.map((r) => [
+    r.store,
+    r.measure,
+    r.engine.medianMs.toFixed(2),
+    r.engine.p95Ms.toFixed(2),
+    r.baseline.medianMs.toFixed(2),
+    `${(r.engine.medianMs / r.baseline.medianMs).toFixed(2)}x`,
+    r.targetMs === undefined ? '' : `${r.engine.medianMs < r.targetMs ? 'met' : 'MISSED'} (< ${r.targetMs} ms)`,
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
+  console.log(fmt(header))
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
+  for (const line of lines) console.log(fmt(line))
+}
+
+/** A small deterministic PRNG (mulberry32), so every seed run builds the same household. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
