@@ -9,12 +9,14 @@ import type { AppEnv } from './http/env.ts'
 import { idempotency } from './http/idempotency.ts'
 import { requireMembership } from './http/membership.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
+import { accountRoutes } from './routes/accounts.ts'
 import { categoryRoutes } from './routes/categories.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
+import { transactionRoutes } from './routes/transactions.ts'
 import { userRoutes } from './routes/users.ts'
 
 /** What the HTTP app needs from the running server. */
@@ -78,6 +80,8 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
   app.route('/', payeeRoutes(store))
   app.route('/', tagRoutes(store))
   app.route('/', flagRoutes(store))
+  app.route('/', accountRoutes(store))
+  app.route('/', transactionRoutes(store))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -1,4 +1,5 @@
 export * from './catalog.ts'
 export * from './identity.ts'
+export * from './ledger.ts'
 export * from './problem.ts'
 export * from './sync.ts'

@@ -1,0 +1,23 @@
+import { ledgerMutators, UlidSchema } from '@hearth/engine'
+import { HouseholdParams, z } from '../http/route.ts'
+
+/** The OpenAPI tag of every transactions route. */
+export const tags = ['Transactions']
+
+/** `{transactionId}` in a path. */
+export const TransactionParams = HouseholdParams.extend({ transactionId: z.string() })
+
+/** A new row's id, which the caller may choose; the route makes one otherwise. */
+export const ClientId = UlidSchema.optional().meta({
+  description: 'Your own ULID for the new row; one is made if omitted.',
+})
+
+/**
+ * One new transaction as a request carries it: the engine's input with `id` optional. Rebuilt
+ * from the shape because zod cannot loosen a refined object; the engine checks the
+ * cross-field rule (payeeId or payeeName) when it parses the arguments again.
+ */
+export const NewTransactionBody = z.strictObject({
+  ...ledgerMutators.createTransaction.args.shape,
+  id: ClientId,
+})
