@@ -1,4 +1,5 @@
 import { EngineError } from '../errors.ts'
+import { DateSchema } from '../shared/schema.ts'
 
 /** The sort key of the last row a page returned: lists run by date, then id, both descending. */
 export interface TransactionCursor {
@@ -26,7 +27,7 @@ export function encodeCursor(key: TransactionCursor): string {
 /** Reads a cursor back, or answers 400 INVALID_CURSOR for anything this code did not issue. */
 export function decodeCursor(cursor: string): TransactionCursor {
   const match = /^v1\|(\d{4}-\d{2}-\d{2})\|([0-9A-Za-z:-]{1,100})$/.exec(fromBase64Url(cursor))
-  if (!match || Number.isNaN(Date.parse(`${match[1]}T00:00:00Z`))) {
+  if (!match || !DateSchema.safeParse(match[1]).success) {
     throw new EngineError(
       400,
       'INVALID_CURSOR',

@@ -7,6 +7,7 @@ export {
   updateAccount,
 } from './accounts/mutators.ts'
 export { closeAccount, reconcileAccount, reopenAccount } from './accounts/reconcile.ts'
+export { deleteExchangeRate, upsertExchangeRate } from './exchange-rates/mutators.ts'
 export { bulkCreateTransactions } from './transactions/mutators/bulk-create.ts'
 export { bulkUpdateTransactions } from './transactions/mutators/bulk-update.ts'
 export { createTransaction } from './transactions/mutators/create.ts'

@@ -203,3 +203,23 @@ export type BulkUpdateTransactionsArgs = z.output<typeof BulkUpdateTransactionsA
 /** POST H/transactions/{id}/match: the row of the other kind to match with. */
 export const MatchTransactionArgsSchema = z.strictObject({ id: RefIdSchema, candidateId: RefIdSchema })
 export type MatchTransactionArgs = z.output<typeof MatchTransactionArgsSchema>
+
+/** Longest daily-summary window, in days. */
+export const DAILY_SUMMARY_MAX_DAYS = 92
+
+/** GET H/transactions/daily-summary?fromDate&toDate&accountId. */
+export const DailySummaryArgsSchema = z.strictObject({
+  /** Default: 29 days before toDate. */
+  fromDate: DateSchema.optional(),
+  /** Default: the caller's local day. */
+  toDate: DateSchema.optional(),
+  accountId: RefIdSchema.optional(),
+})
+export type DailySummaryArgs = z.output<typeof DailySummaryArgsSchema>
+
+/** GET H/transactions/stale-pending-count?days&accountId. */
+export const StalePendingCountArgsSchema = z.strictObject({
+  days: queryIntSchema(0, 3650).default(7),
+  accountId: RefIdSchema.optional(),
+})
+export type StalePendingCountArgs = z.output<typeof StalePendingCountArgsSchema>
