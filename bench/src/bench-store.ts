@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util'
-import { migrateToLatest, openPGliteStore, type Store } from '@hearth/engine'
-import { openPostgresStore } from '@hearth/engine/node'
+import { migrateToLatest, type Store } from '@hearth/engine'
+import { openPostgresStore, openStore } from '@hearth/engine/node'
 import pg from 'pg'
 
 /** Where benchmarks keep their seeded stores, so a seed is built once and measured many times. */
 export const PGLITE_DIR = new URL('../../.bench-data/pglite', import.meta.url).pathname
-export const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/hearth_bench'
+export const POSTGRES_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/hearth_bench'
 
 export type StoreName = 'pglite' | 'postgres'
 
@@ -15,14 +16,14 @@ export function benchArgs(): { stores: StoreName[]; reseed: boolean } {
     options: { store: { type: 'string', default: 'both' }, reseed: { type: 'boolean', default: false } },
   })
   const stores: StoreName[] = values.store === 'both' ? ['pglite', 'postgres'] : [values.store as StoreName]
-  for (const s of stores) if (s !== 'pglite' && s !== 'postgres') throw new Error(`--store must be pglite, postgres or both`)
+  for (const s of stores)
+    if (s !== 'pglite' && s !== 'postgres') throw new Error(`--store must be pglite, postgres or both`)
   return { stores, reseed: values.reseed ?? false }
 }
 
 /** Opens (creating if needed) and migrates the bench store of that name. */
 export async function openBenchStore(name: StoreName): Promise<Store> {
-  const store =
-    name === 'pglite' ? await openPGliteStore({ dataDir: PGLITE_DIR }) : await openPostgres()
+  const store = name === 'pglite' ? await openStore({ dataDir: PGLITE_DIR }) : await openPostgres()
   await migrateToLatest(store.db)
   return store
 }
@@ -30,7 +31,9 @@ export async function openBenchStore(name: StoreName): Promise<Store> {
 async function openPostgres(): Promise<Store> {
   const url = new URL(POSTGRES_URL)
   const database = url.pathname.slice(1)
-  const admin = new pg.Client({ connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString() })
+  const admin = new pg.Client({
+    connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+  })
   await admin.connect()
   const exists = await admin.query('select 1 from pg_database where datname = $1', [database])
   if (exists.rowCount === 0) await admin.query(`create database "${database.replaceAll('"', '')}"`)
