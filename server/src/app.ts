@@ -11,6 +11,7 @@ import { requireMembership } from './http/membership.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { categoryRoutes } from './routes/categories.ts'
+import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
 import { payeeRoutes } from './routes/payees.ts'
@@ -82,6 +83,7 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
   app.route('/', flagRoutes(store))
   app.route('/', accountRoutes(store))
   app.route('/', transactionRoutes(store))
+  app.route('/', exchangeRateRoutes(store))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -154,3 +154,75 @@ export const BulkCreateResultSchema = z
 export const BulkUpdateResultSchema = z
   .object({ count: Count.describe('Rows the patch was applied to.') })
   .meta({ id: 'BulkUpdateResult' })
+
+export const UnmatchResultSchema = z
+  .object({
+    transactions: z
+      .array(TransactionSchema)
+      .describe('The hand-entered row with its old date and status, then the bank row, back on its own.'),
+  })
+  .meta({ id: 'UnmatchResult' })
+
+const SummaryTotals = {
+  moneyInCents: Cents.describe('Integer cents as a decimal string: the sum of inflows.'),
+  moneyOutCents: Cents.describe(
+    'Integer cents as a decimal string: the sum of outflows, as a positive magnitude.',
+  ),
+  count: Count,
+}
+
+export const DailySummarySchema = z
+  .object({
+    baseCurrency: z.string(),
+    fromDate: Day,
+    toDate: Day,
+    days: z
+      .array(z.object({ date: Day, ...SummaryTotals }))
+      .describe(
+        'One entry per day, oldest first, converted to the base currency; `count` also counts rows in unconverted currencies.',
+      ),
+    totals: z.object(SummaryTotals).describe('The window, converted to the base currency.'),
+    byCurrency: z
+      .array(
+        z.object({
+          currency: z.string(),
+          ...SummaryTotals,
+          rate: z
+            .string()
+            .nullable()
+            .describe('The rate to the base currency used, or null when there is none.'),
+          converted: z.boolean(),
+        }),
+      )
+      .describe('Face-value totals per account currency, by currency code.'),
+    unconvertedCurrencies: z
+      .array(z.string())
+      .describe(
+        'Currencies with no rate to the base currency: left out of the converted figures, never guessed.',
+      ),
+  })
+  .meta({ id: 'DailySummary' })
+
+export const StalePendingCountSchema = z
+  .object({
+    count: Count,
+    days: Count.describe('The threshold used.'),
+    asOf: Day.describe("The caller's local day the age was measured from."),
+  })
+  .meta({ id: 'StalePendingCount' })
+
+export const ExchangeRateSchema = z
+  .object({
+    fromCurrency: z.string(),
+    toCurrency: z.string(),
+    rate: z
+      .string()
+      .describe('How many units of toCurrency one fromCurrency buys, as an exact decimal string.'),
+    createdAt: Instant,
+    updatedAt: Instant,
+  })
+  .meta({ id: 'ExchangeRate' })
+
+export const ExchangeRateListSchema = z
+  .object({ items: z.array(ExchangeRateSchema) })
+  .meta({ id: 'ExchangeRateList', description: 'Ordered by fromCurrency, then toCurrency.' })

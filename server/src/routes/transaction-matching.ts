@@ -1,8 +1,8 @@
-import { TransactionListSchema } from '@hearth/contracts'
-import { ledgerQueries, runQuery, type Store } from '@hearth/engine'
+import { TransactionListSchema, TransactionSchema, UnmatchResultSchema } from '@hearth/contracts'
+import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { type AppEnv, householdContext } from '../http/env.ts'
-import { apiRoute, jsonResponse } from '../http/route.ts'
+import { apiRoute, jsonBody, jsonResponse } from '../http/route.ts'
 import { TransactionParams, tags } from './transaction-requests.ts'
 
 const matchCandidates = apiRoute({
@@ -18,11 +18,87 @@ const matchCandidates = apiRoute({
   responses: { 200: jsonResponse(TransactionListSchema, 'The candidates.') },
 })
 
+const matchTransaction = apiRoute({
+  method: 'post',
+  path: '/households/{householdId}/transactions/{transactionId}/match',
+  tags,
+  summary: 'Match a bank import with its hand-entered twin',
+  description:
+    'Either row may be named in the path, the other as `candidateId`. The hand-entered row survives with its ' +
+    'payee, category, memo, tags and splits, takes the bank date and becomes cleared; the bank row is folded in ' +
+    '(hidden, outside balances). Undone by unmatch. Two rows of one kind, another account, another amount or ' +
+    'more than 7 days apart answer 400 `NOT_A_MATCH_CANDIDATE`; a row already matched 409 ' +
+    '`TRANSACTION_ALREADY_MATCHED`; a reconciled row 409 `TRANSACTION_RECONCILED`.',
+  scope: 'write:transactions',
+  request: {
+    params: TransactionParams,
+    body: jsonBody(ledgerMutators.matchTransaction.args.omit({ id: true })),
+  },
+  responses: {
+    200: jsonResponse(TransactionSchema, 'The surviving row; `matchedTransactionId` names the bank row.'),
+  },
+})
+
+const unmatchTransaction = apiRoute({
+  method: 'post',
+  path: '/households/{householdId}/transactions/{transactionId}/unmatch',
+  tags,
+  summary: 'Separate a matched pair',
+  description:
+    'Either row of the pair may be named. The bank row returns as its own row; the hand-entered row regains its ' +
+    'date and status from before the match. A reconciled row answers 409 `TRANSACTION_RECONCILED`; a row that ' +
+    'is not matched 409 `NOT_MATCHED`.',
+  scope: 'write:transactions',
+  request: { params: TransactionParams },
+  responses: { 200: jsonResponse(UnmatchResultSchema, 'Both rows as they are again.') },
+})
+
+const dismissMatch = apiRoute({
+  method: 'post',
+  path: '/households/{householdId}/transactions/{transactionId}/dismiss-match',
+  tags,
+  summary: 'Clear the possible-duplicate marker',
+  description: 'Clears the marker an ambiguous import left on a bank row. Idempotent.',
+  scope: 'write:transactions',
+  request: { params: TransactionParams },
+  responses: { 200: jsonResponse(TransactionSchema, 'The row without the marker.') },
+})
+
 /** Matching a bank import with its hand-entered twin: candidates, match, unmatch, dismiss. */
 export function transactionMatchingRoutes(store: Store) {
-  return new OpenAPIHono<AppEnv>().openapi(matchCandidates, async (c) => {
-    const id = c.req.valid('param').transactionId
-    const list = await runQuery(store.db, ledgerQueries.matchCandidates, { id }, householdContext(c.var))
-    return c.json(list, 200)
-  })
+  return new OpenAPIHono<AppEnv>()
+    .openapi(matchCandidates, async (c) => {
+      const id = c.req.valid('param').transactionId
+      const list = await runQuery(store.db, ledgerQueries.matchCandidates, { id }, householdContext(c.var))
+      return c.json(list, 200)
+    })
+    .openapi(matchTransaction, async (c) => {
+      const { result } = await runMutation(
+        store.db,
+        ledgerMutators.matchTransaction,
+        { ...c.req.valid('json'), id: c.req.valid('param').transactionId },
+        householdContext(c.var),
+      )
+      return c.json(result, 200)
+    })
+    .openapi(unmatchTransaction, async (c) => {
+      const id = c.req.valid('param').transactionId
+      const { result } = await runMutation(
+        store.db,
+        ledgerMutators.unmatchTransaction,
+        { id },
+        householdContext(c.var),
+      )
+      return c.json(result, 200)
+    })
+    .openapi(dismissMatch, async (c) => {
+      const id = c.req.valid('param').transactionId
+      const { result } = await runMutation(
+        store.db,
+        ledgerMutators.dismissMatch,
+        { id },
+        householdContext(c.var),
+      )
+      return c.json(result, 200)
+    })
 }

@@ -4,7 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
 import { apiRoute, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
-import { transactionBatchRoutes } from './transaction-batches.ts'
+import { transactionCollectionRoutes } from './transaction-collection.ts'
 import { transactionMatchingRoutes } from './transaction-matching.ts'
 import { NewTransactionBody, TransactionParams, tags } from './transaction-requests.ts'
 import { transferRoutes } from './transfers.ts'
@@ -202,7 +202,7 @@ function transactionItemRoutes(store: Store) {
  */
 export function transactionRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
-    .route('/', transactionBatchRoutes(store))
+    .route('/', transactionCollectionRoutes(store))
     .route('/', transferRoutes(store))
     .route('/', transactionMatchingRoutes(store))
     .route('/', transactionItemRoutes(store))

@@ -1,5 +1,10 @@
-import { BulkCreateResultSchema, BulkUpdateResultSchema } from '@hearth/contracts'
-import { ledgerMutators, runMutation, type Store } from '@hearth/engine'
+import {
+  BulkCreateResultSchema,
+  BulkUpdateResultSchema,
+  DailySummarySchema,
+  StalePendingCountSchema,
+} from '@hearth/contracts'
+import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
@@ -49,8 +54,41 @@ const bulkUpdate = apiRoute({
   responses: { 200: jsonResponse(BulkUpdateResultSchema, 'How many rows were patched.') },
 })
 
-/** Routes on the transactions collection with fixed paths: bulk create and bulk update. */
-export function transactionBatchRoutes(store: Store) {
+const dailySummary = apiRoute({
+  method: 'get',
+  path: '/households/{householdId}/transactions/daily-summary',
+  tags,
+  summary: 'Money in, money out and count per day',
+  description:
+    'One entry per day from `fromDate` to `toDate` (default: the 30 days ending on your local day, or starting ' +
+    "on `fromDate`), at most 92 days (400 `WINDOW_TOO_LARGE`). Figures are converted to the household's base " +
+    'currency with its exchange rates (see /exchange-rates), rounding half away from zero per day and currency; ' +
+    '`byCurrency` adds face-value totals per currency, and a currency without a rate is listed in ' +
+    '`unconvertedCurrencies`, never guessed. Transfer legs and system rows (opening balances, adjustments) are ' +
+    'left out. `accountId` narrows to one account.',
+  scope: 'read:transactions',
+  request: { params: HouseholdParams, query: ledgerQueries.dailySummary.args },
+  responses: { 200: jsonResponse(DailySummarySchema, 'The summary.') },
+})
+
+const stalePendingCount = apiRoute({
+  method: 'get',
+  path: '/households/{householdId}/transactions/stale-pending-count',
+  tags,
+  summary: 'Count hand-entered rows still pending too long',
+  description:
+    'Hand-entered (not imported) rows still pending at least `days` days (default 7) after their date, counted ' +
+    'on your local day, on bank-fed accounts only. `accountId` narrows to one account.',
+  scope: 'read:transactions',
+  request: { params: HouseholdParams, query: ledgerQueries.stalePendingCount.args },
+  responses: { 200: jsonResponse(StalePendingCountSchema, 'The count.') },
+})
+
+/**
+ * Routes on the transactions collection with fixed paths: bulk create and update, daily
+ * summary and stale-pending count.
+ */
+export function transactionCollectionRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
     .openapi(bulkCreate, async (c) => {
       const { transactions } = c.req.valid('json')
@@ -70,5 +108,23 @@ export function transactionBatchRoutes(store: Store) {
         householdContext(c.var),
       )
       return c.json(result, 200)
+    })
+    .openapi(dailySummary, async (c) => {
+      const summary = await runQuery(
+        store.db,
+        ledgerQueries.dailySummary,
+        c.req.valid('query'),
+        householdContext(c.var),
+      )
+      return c.json(summary, 200)
+    })
+    .openapi(stalePendingCount, async (c) => {
+      const count = await runQuery(
+        store.db,
+        ledgerQueries.stalePendingCount,
+        c.req.valid('query'),
+        householdContext(c.var),
+      )
+      return c.json(count, 200)
     })
 }
