@@ -72,6 +72,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create unique index transactions_imported_id_unique on transactions (household_id, account_id, imported_id)
     where imported_id is not null and deleted_at is null`.execute(db)
+  // Re-imports skip importedIds the account ever held, deleted rows included.
+  await sql`
+    create index transactions_imported_id_idx on transactions (household_id, account_id, imported_id)
+    where imported_id is not null`.execute(db)
+  // Pending rows are few; stale-pending counts and reconcile screens look for them.
+  await sql`
+    create index transactions_pending_idx on transactions (household_id, account_id, date)
+    where status = 'pending' and deleted_at is null and merged_into_id is null`.execute(db)
   await sql`
     create index transactions_transfer_group_idx on transactions (household_id, transfer_group_id)
     where transfer_group_id is not null`.execute(db)

@@ -46,6 +46,24 @@ export class PayeeResolver {
     private readonly ctx: MutationContext,
   ) {}
 
+  /** Looks up many names in one query, so a bulk import does not ask once per row. */
+  async preload(names: readonly string[]): Promise<void> {
+    const wanted = [...new Set(names.map(normalizePayeeName))].filter((n) => !this.byName.has(n))
+    if (wanted.length === 0) return
+    const rows = await this.tx
+      .selectFrom('payees')
+      .select(['id', 'normalized_name'])
+      .where('household_id', '=', this.ctx.householdId)
+      .where('normalized_name', 'in', wanted)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute()
+    // Oldest first, as findOrCreatePayeeByName picks.
+    for (const row of rows)
+      if (!this.byName.has(row.normalized_name)) this.byName.set(row.normalized_name, row.id)
+  }
+
   async resolve(name: string, rowId: string): Promise<string> {
     const normalized = normalizePayeeName(name)
     const known = this.byName.get(normalized)
@@ -81,6 +99,7 @@ export async function buildDrafts(
     requireOpenAccount(accounts.get(input.accountId)!, `${at.prefix}accountId`, at.index)
   await requireFreeIds(tx, ctx.householdId, items)
   const payees = new PayeeResolver(tx, ctx)
+  await payees.preload(items.flatMap(({ input }) => (input.payeeName !== undefined ? [input.payeeName] : [])))
   const drafts: TransactionDraft[] = []
   for (const { input } of items) {
     const payeeId =

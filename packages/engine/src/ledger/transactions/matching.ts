@@ -85,15 +85,14 @@ export async function autoMatch(
     .orderBy('date')
     .orderBy('id')
     .execute()
+  const key = (r: TransactionRow) => `${r.account_id}|${r.amount_cents}`
+  const byKey = new Map<string, TransactionRow[]>()
+  for (const h of pool) byKey.set(key(h), [...(byKey.get(key(h)) ?? []), h])
   const claimed = new Set<string>()
   const flagged: TransactionRow[] = []
   for (const bank of bankRows) {
-    const twins = pool.filter(
-      (h) =>
-        !claimed.has(h.id) &&
-        h.account_id === bank.account_id &&
-        h.amount_cents === bank.amount_cents &&
-        Math.abs(daysBetween(h.date, bank.date)) <= CANDIDATE_WINDOW_DAYS,
+    const twins = (byKey.get(key(bank)) ?? []).filter(
+      (h) => !claimed.has(h.id) && Math.abs(daysBetween(h.date, bank.date)) <= CANDIDATE_WINDOW_DAYS,
     )
     if (twins.length === 1) {
       const hand = twins[0]!
