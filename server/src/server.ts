@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino'
 import { createApp } from './app.ts'
 import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
 import type { ServerConfig } from './config.ts'
+import { attachSync } from './sync/attach-sync.ts'
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -59,6 +60,7 @@ export async function startServer(
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
   })
+  attachSync({ server, app, store, logger })
   const port = (server.address() as AddressInfo).port
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
   logger.info({ url, store: store.kind, location: store.location }, 'listening')

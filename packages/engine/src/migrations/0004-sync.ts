@@ -174,19 +174,76 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end;
     $$`.execute(db)
 
-  // Applies row changes (the change log's shape) in order.
+  // Deletes rows of a household by their keys, in one statement.
   await sql`
-    create function hearth_sync_apply(household text, changes jsonb) returns void language plpgsql as $$
+    create function hearth_sync_delete_keys(tbl text, household text, row_keys text[]) returns void
+    language plpgsql as $$
+    declare
+      pk text[] := hearth_sync_key(tbl);
+    begin
+      if array_length(pk, 1) = 1 then
+        execute format('delete from %I where %I = any ($1)', tbl, pk[1]) using row_keys;
+      elsif array_length(pk, 1) = 2 and pk[1] = 'household_id' then
+        execute format('delete from %I where household_id = $1 and %I = any ($2)', tbl, pk[2])
+          using household, row_keys;
+      else
+        raise exception 'table % has a key sync cannot address: %', tbl, pk;
+      end if;
+    end;
+    $$`.execute(db)
+
+  // Applies row changes one by one, in order: the exact sequence the server wrote.
+  await sql`
+    create function hearth_sync_apply_ordered(household text, changes jsonb) returns void language plpgsql as $$
     declare
       c jsonb;
     begin
-      for c in select value from jsonb_array_elements(changes) loop
+      for c in select e.value from jsonb_array_elements(changes) with ordinality as e(value, n) order by e.n loop
         if c ->> 'op' = 'delete' then
           perform hearth_sync_delete(c ->> 'table', household, c ->> 'id');
         else
           perform hearth_sync_upsert(c ->> 'table', jsonb_build_array(c -> 'row'));
         end if;
       end loop;
+    end;
+    $$`.execute(db)
+
+  // Applies the final state of each changed row (row image, or null for gone), a statement per
+  // table. The final states are consistent as a whole; if an intermediate one trips a unique
+  // index, the block rolls back and the changes are applied in their exact order instead.
+  await sql`
+    create function hearth_sync_apply_final(household text, finals jsonb, changes jsonb) returns void
+    language plpgsql as $$
+    declare
+      tbl text;
+    begin
+      begin
+        for tbl in select distinct f ->> 'table' from jsonb_array_elements(finals) f loop
+          perform hearth_sync_delete_keys(tbl, household, array(
+            select f ->> 'id' from jsonb_array_elements(finals) f
+            where f ->> 'table' = tbl and jsonb_typeof(f -> 'row') is distinct from 'object'));
+          perform hearth_sync_upsert(tbl, coalesce((
+            select jsonb_agg(f -> 'row') from jsonb_array_elements(finals) f
+            where f ->> 'table' = tbl and jsonb_typeof(f -> 'row') = 'object'), '[]'::jsonb));
+        end loop;
+      exception when unique_violation or exclusion_violation then
+        perform hearth_sync_apply_ordered(household, changes);
+      end;
+    end;
+    $$`.execute(db)
+
+  // Applies row changes in the change log's shape: the last change of each row wins.
+  await sql`
+    create function hearth_sync_apply(household text, changes jsonb) returns void language plpgsql as $$
+    begin
+      perform hearth_sync_apply_final(household, coalesce((
+        select jsonb_agg(jsonb_build_object('table', t, 'id', i, 'row', r))
+        from (
+          select distinct on (c ->> 'table', c ->> 'id') c ->> 'table' as t, c ->> 'id' as i,
+            case when c ->> 'op' = 'delete' then null else c -> 'row' end as r
+          from jsonb_array_elements(changes) with ordinality as e(c, n)
+          order by c ->> 'table', c ->> 'id', n desc
+        ) last), '[]'::jsonb), changes);
     end;
     $$`.execute(db)
 
@@ -206,21 +263,30 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     end;
     $$`.execute(db)
 
-  // Undoes every pending mutation's writes on a device, newest first, and forgets the images.
+  // Undoes every pending mutation's writes on a device: each row they touched goes back to its
+  // oldest image (the one from before the first pending mutation), then the images are forgotten.
   await sql`
     create function hearth_sync_undo() returns integer language plpgsql as $$
     declare
-      u record;
-      n integer := 0;
+      n integer;
+      household text;
+      ordered jsonb;
     begin
-      for u in select * from device_undo order by seq desc loop
-        if u.row is null then
-          perform hearth_sync_delete(u.table_name, u.household_id, u.row_id);
-        else
-          perform hearth_sync_upsert(u.table_name, jsonb_build_array(u.row));
-        end if;
-        n := n + 1;
-      end loop;
+      select count(*) into n from device_undo;
+      if n = 0 then
+        return 0;
+      end if;
+      select min(household_id) into household from device_undo;
+      -- The exact reverse order, for the fallback: each image undoes one write.
+      select jsonb_agg(jsonb_build_object('table', table_name, 'id', row_id,
+               'op', case when row is null then 'delete' else 'upsert' end, 'row', row) order by seq desc)
+        into ordered from device_undo;
+      perform hearth_sync_apply_final(household, (
+        select jsonb_agg(jsonb_build_object('table', table_name, 'id', row_id, 'row', row))
+        from (
+          select distinct on (table_name, row_id) table_name, row_id, row
+          from device_undo order by table_name, row_id, seq
+        ) oldest), ordered);
       delete from device_undo;
       return n;
     end;

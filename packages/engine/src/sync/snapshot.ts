@@ -11,14 +11,14 @@ export interface TableRows {
 
 /**
  * Reads a household's replicated rows in one consistent snapshot (REPEATABLE READ) with the
- * version they are at and the device's lmid, page by page, so a large household streams
+ * version they are at and the device's lmid (given with every page), page by page, so a large household streams
  * instead of sitting whole in memory. Tables the scopes cannot read are left out.
  */
 export async function readSnapshot(
   db: Kysely<Database>,
   householdId: string,
   options: ReaderOptions,
-  onPage: (page: TableRows) => void | Promise<void>,
+  onPage: (page: TableRows, position: SyncPosition) => void | Promise<void>,
 ): Promise<SyncPosition> {
   return db
     .transaction()
@@ -27,7 +27,7 @@ export async function readSnapshot(
       const position = await readPosition(tx, householdId, options.clientId)
       for (const table of await syncedTables(tx)) {
         if (!canReadTable(table, options.scopes)) continue
-        await readTable(tx, table, householdId, options.pageSize ?? 2000, onPage)
+        await readTable(tx, table, householdId, options.pageSize ?? 2000, (page) => onPage(page, position))
       }
       return position
     })

@@ -10,7 +10,7 @@ export interface SyncClientsTable {
   user_id: string
   device_name: string | null
   /** The last mutation id the server processed for this device, applied or rejected. */
-  lmid: number
+  lmid: Generated<number>
   created_at: Timestamp
   last_seen_at: Timestamp
 }

@@ -1,0 +1,213 @@
+import type { Mutator, Query, Store } from '@hearth/engine'
+import { runQuery } from '@hearth/engine'
+import {
+  type HouseholdMutators,
+  type HouseholdQueries,
+  householdMutators,
+  householdQueries,
+} from '@hearth/engine/sync'
+import type { z } from 'zod'
+import { Emitter } from './emitter.ts'
+import type { MutationQueue } from './queue/mutation-queue.ts'
+import { Replica } from './replica.ts'
+import { type HearthEvents, type SocketFactory, SyncConnection, type SyncStatus } from './sync-client.ts'
+
+/** What `createHearth` takes. */
+export interface HearthOptions {
+  /** The Hearth server, such as `https://hearth.example.com`; omit for a replica that never syncs. */
+  serverUrl?: string
+  /** An API key of the member this device acts for. */
+  token: string
+  /** The household id this replica holds. */
+  household: string
+  /** `memory://` (the default), a folder in Node, or `idb://name` in browsers. */
+  store?: string
+  /** Shown to the household's members as this device's name. */
+  deviceName?: string
+  /** Connect at once (default true); otherwise call `sync.connect()`. */
+  connect?: boolean
+  reconnectMinMs?: number
+  reconnectMaxMs?: number
+}
+
+/** What differs between Node and browsers: the store, the durable queue and the socket. */
+export interface HearthPlatform {
+  openStore(location: string): Promise<Store>
+  openQueue(location: string, store: Store): Promise<MutationQueue>
+  socket?: SocketFactory
+}
+
+type ResultOf<M> = M extends Mutator<z.ZodType, infer R, never> ? R : never
+type QueryResultOf<Q> = Q extends Query<z.ZodType, infer R, never> ? R : never
+
+/** Every household mutator as a call that answers from the local replica at once. */
+export type MutateCalls = {
+  [K in keyof HouseholdMutators]: (
+    args: z.input<HouseholdMutators[K]['args']>,
+  ) => Promise<ResultOf<HouseholdMutators[K]>>
+}
+
+/** Every household query as a call on the local replica. */
+export type QueryCalls = {
+  [K in keyof HouseholdQueries]: (
+    args?: z.input<HouseholdQueries[K]['args']>,
+  ) => Promise<QueryResultOf<HouseholdQueries[K]>>
+}
+
+/** The sync side of a Hearth instance. */
+export interface HearthSync {
+  readonly status: SyncStatus
+  connect(): void
+  disconnect(): Promise<void>
+  /** Asks the server for anything new now, instead of waiting for it to push. */
+  pull(): void
+  /** Resolves once connected, caught up and with nothing pending. */
+  whenSynced(options?: { timeoutMs?: number }): Promise<void>
+}
+
+/** A household replica on this device, syncing with the server when it can. */
+export interface Hearth {
+  readonly householdId: string
+  readonly clientId: string
+  /** The local store, for reads the queries do not cover. */
+  readonly store: Store
+  readonly mutate: MutateCalls
+  readonly query: QueryCalls
+  readonly sync: HearthSync
+  on<K extends keyof HearthEvents>(event: K, listener: (payload: HearthEvents[K]) => void): () => void
+  /**
+   * A live query: calls `listener` with the query's result now and again whenever local or synced
+   * data changes it. Returns the unsubscribe function.
+   */
+  watch<K extends keyof HouseholdQueries>(
+    name: K,
+    args: z.input<HouseholdQueries[K]['args']>,
+    listener: (result: QueryResultOf<HouseholdQueries[K]>) => void,
+    onError?: (error: unknown) => void,
+  ): () => void
+  close(): Promise<void>
+}
+
+/** Opens a replica with the given platform pieces; `createHearth` picks them for you. */
+export async function createHearthWith(platform: HearthPlatform, options: HearthOptions): Promise<Hearth> {
+  const location = options.store ?? 'memory://'
+  const store = await platform.openStore(location)
+  let replica: Replica
+  try {
+    replica = await Replica.open(store, await platform.openQueue(location, store), options.household)
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+  const events = new Emitter<HearthEvents>()
+  const connection =
+    options.serverUrl && platform.socket
+      ? new SyncConnection(
+          replica,
+          {
+            serverUrl: options.serverUrl,
+            token: options.token,
+            deviceName: options.deviceName,
+            socket: platform.socket,
+            reconnectMinMs: options.reconnectMinMs,
+            reconnectMaxMs: options.reconnectMaxMs,
+          },
+          events,
+        )
+      : null
+
+  const mutate = Object.fromEntries(
+    Object.entries(householdMutators as Record<string, Mutator>).map(([key, mutator]) => [
+      key,
+      async (args: unknown) => {
+        const { result } = await replica.mutate(mutator.name, args)
+        events.emit('change', { source: 'local' })
+        connection?.localMutation()
+        return result
+      },
+    ]),
+  ) as MutateCalls
+
+  const query = Object.fromEntries(
+    Object.entries(householdQueries as Record<string, Query>).map(([key, q]) => [
+      key,
+      (args: unknown = {}) => runQuery(store.db, q, args, replica.context(new Date())),
+    ]),
+  ) as QueryCalls
+
+  const offline: SyncStatus = { state: 'offline', pending: 0, version: null }
+  const sync: HearthSync = {
+    get status() {
+      return (
+        connection?.status ?? { ...offline, pending: replica.pendingCount, version: replica.identity.version }
+      )
+    },
+    connect: () => connection?.connect(),
+    disconnect: async () => connection?.disconnect(),
+    pull: () => connection?.pull(),
+    whenSynced: (opts = {}) => whenOnline(events, () => sync.status, opts.timeoutMs ?? 30_000),
+  }
+
+  if (connection && options.connect !== false) connection.connect()
+
+  return {
+    householdId: options.household,
+    clientId: replica.identity.clientId,
+    store,
+    mutate,
+    query,
+    sync,
+    on: (event, listener) => events.on(event, listener),
+    watch(name, args, listener, onError) {
+      const run = (query as Record<string, (a: unknown) => Promise<unknown>>)[name as string]!
+      let last: string | undefined
+      let stopped = false
+      let running: Promise<void> = Promise.resolve()
+      const refresh = () => {
+        running = running.then(async () => {
+          if (stopped) return
+          try {
+            const result = await run(args)
+            const text = JSON.stringify(result)
+            if (!stopped && text !== last) {
+              last = text
+              listener(result as never)
+            }
+          } catch (error) {
+            onError?.(error)
+          }
+        })
+      }
+      const off = events.on('change', refresh)
+      refresh()
+      return () => {
+        stopped = true
+        off()
+      }
+    },
+    async close() {
+      await connection?.disconnect()
+      await replica.close()
+    },
+  }
+}
+
+function whenOnline(
+  events: Emitter<HearthEvents>,
+  status: () => SyncStatus,
+  timeoutMs: number,
+): Promise<void> {
+  if (status().state === 'online') return Promise.resolve()
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off()
+      reject(new Error(`Not synced after ${timeoutMs} ms: ${JSON.stringify(status())}`))
+    }, timeoutMs)
+    const off = events.on('status', (s) => {
+      if (s.state !== 'online') return
+      clearTimeout(timer)
+      off()
+      resolve()
+    })
+  })
+}

@@ -1,0 +1,32 @@
+/**
+ * @hearth/client: a household replica on the device, on the same engine as the server, that
+ * answers at once online or offline and syncs over one WebSocket. This entry imports nothing
+ * Node-only; Node resolves `@hearth/client` to `node.ts`, which adds folders and fsync.
+ */
+import { openPGliteStore } from '@hearth/engine'
+import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
+import { MemoryQueue } from './queue/mutation-queue.ts'
+
+export * from './emitter.ts'
+export * from './hearth.ts'
+export * from './queue/mutation-queue.ts'
+export type { PendingMutation, ReplicaIdentity } from './replica.ts'
+export * from './sync-client.ts'
+
+/**
+ * The browser platform: PGlite in memory or IndexedDB, and the global WebSocket. The queue is
+ * in memory here until the idb queue lands (see docs/sync.md).
+ */
+export const browserPlatform: HearthPlatform = {
+  openStore: (location) => openPGliteStore({ dataDir: location }),
+  openQueue: async () => new MemoryQueue(),
+  socket:
+    typeof WebSocket === 'undefined'
+      ? undefined
+      : (url) => new WebSocket(url) as unknown as import('./sync-client.ts').SocketLike,
+}
+
+/** Opens a household replica on this device and starts syncing it. */
+export function createHearth(options: HearthOptions): Promise<Hearth> {
+  return createHearthWith(browserPlatform, options)
+}

@@ -1,0 +1,37 @@
+/**
+ * The Node entry of @hearth/client: a store may be a folder (PGlite data plus an fsynced queue
+ * file, locked against a second process), and sockets come from the `ws` package.
+ */
+import { join } from 'node:path'
+import { openPGliteStore } from '@hearth/engine'
+import { lockDataDir } from '@hearth/engine/node'
+import WebSocket from 'ws'
+import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
+import { FileQueue } from './node/file-queue.ts'
+import { MemoryQueue } from './queue/mutation-queue.ts'
+import type { SocketLike } from './sync-client.ts'
+
+export * from './index.ts'
+export { FileQueue } from './node/file-queue.ts'
+
+/** Node's platform: `memory://` or a folder holding `pgdata/` and `queue.jsonl`. */
+export const nodePlatform: HearthPlatform = {
+  async openStore(location) {
+    if (location === 'memory://') return openPGliteStore({ dataDir: location })
+    const release = lockDataDir(location)
+    try {
+      return await openPGliteStore({ dataDir: join(location, 'pgdata'), onClose: release })
+    } catch (error) {
+      release()
+      throw error
+    }
+  },
+  openQueue: async (location) =>
+    location === 'memory://' ? new MemoryQueue() : FileQueue.open(join(location, 'queue.jsonl')),
+  socket: (url) => new WebSocket(url) as unknown as SocketLike,
+}
+
+/** Opens a household replica on this device and starts syncing it. */
+export function createHearth(options: HearthOptions): Promise<Hearth> {
+  return createHearthWith(nodePlatform, options)
+}

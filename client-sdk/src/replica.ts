@@ -1,0 +1,358 @@
+import {
+  applyMutation,
+  authorize,
+  type Database,
+  EngineError,
+  type HouseholdContext,
+  migrateToLatest,
+  parseArgs,
+  type Role,
+  SCOPES,
+  type Scope,
+  type Store,
+} from '@hearth/engine'
+import {
+  applyChanges,
+  asReplica,
+  clearHousehold,
+  loadRows,
+  type RowChangeInput,
+  recordUndoFor,
+  syncDb,
+  syncMutators,
+  type TableRows,
+  undoPending,
+} from '@hearth/engine/sync'
+import { sql, type Transaction } from 'kysely'
+import { ulid } from 'ulidx'
+import { Mutex } from './emitter.ts'
+import type { MutationQueue, QueueRecord } from './queue/mutation-queue.ts'
+
+/** A local mutation the server has not confirmed yet. */
+export interface PendingMutation {
+  id: number
+  name: string
+  args: unknown
+  /** When the device ran it: the `now` every local replay of it uses. */
+  at: string
+}
+
+/** Who this replica is and how far it has synced. */
+export interface ReplicaIdentity {
+  clientId: string
+  householdId: string
+  userId: string | null
+  role: Role | null
+  scopes: Scope[]
+  /** The server version the synced rows are at; null before the first snapshot. */
+  version: number | null
+  lmid: number
+}
+
+/** What the server sent, ready to apply: a delta, or a snapshot that replaces every row. */
+export type Incoming =
+  | { kind: 'delta'; changes: RowChangeInput[]; version: number; lmid: number }
+  | { kind: 'snapshot'; tables: TableRows[]; version: number; lmid: number }
+
+/** What a rebase did. */
+export interface RebaseOutcome {
+  /** Pending mutations the server has processed (applied or rejected), now dropped. */
+  confirmed: number[]
+  /** Pending mutations still waiting, replayed on top of the server's rows. */
+  pending: number
+}
+
+/** How many confirmed records the queue file may hold before it is rewritten. */
+const COMPACT_AFTER = 2000
+
+/**
+ * The device's local database: the engine's schema on PGlite, the server's rows, and pending
+ * mutations applied on top. Every write (a local mutation, a rebase) runs one at a time.
+ */
+export class Replica {
+  identity: ReplicaIdentity
+  /** How many mutations are pending now. */
+  pendingCount = 0
+  private nextId = 1
+  private queueRecords = 0
+  private readonly mutex = new Mutex()
+
+  private constructor(
+    readonly store: Store,
+    private readonly queue: MutationQueue,
+    identity: ReplicaIdentity,
+  ) {
+    this.identity = identity
+  }
+
+  /** Migrates the store, then reconciles it with the queue: see `reconcile`. */
+  static async open(store: Store, queue: MutationQueue, householdId: string): Promise<Replica> {
+    await migrateToLatest(store.db)
+    const records = await queue.read()
+    const header = records.find((r) => r.type === 'client')
+    if (header && header.householdId !== householdId) {
+      throw new Error(`This store's queue belongs to household ${header.householdId}, not ${householdId}.`)
+    }
+    const db = syncDb(store.db)
+    let state = await db
+      .selectFrom('device_state')
+      .selectAll()
+      .where('household_id', '=', householdId)
+      .executeTakeFirst()
+    if (state && header && state.client_id !== header.clientId) {
+      throw new Error(
+        'The store and its queue belong to different devices; refusing to guess which is right.',
+      )
+    }
+    const clientId = header?.clientId ?? state?.client_id ?? ulid()
+    if (!header) await queue.append({ type: 'client', clientId, householdId })
+    if (!state) {
+      state = await db
+        .insertInto('device_state')
+        .values({ household_id: householdId, client_id: clientId, scopes: [], version: null, lmid: 0 })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    }
+    const replica = new Replica(store, queue, {
+      clientId,
+      householdId,
+      userId: state.user_id,
+      role: state.role as Role | null,
+      scopes: state.scopes as Scope[],
+      version: state.version,
+      lmid: state.lmid,
+    })
+    await replica.reconcile(records, header?.type === 'client' ? (header.floor ?? 0) : 0)
+    return replica
+  }
+
+  /** The context local mutators and queries run with; full rights until the server names them. */
+  context(now: Date, mutationId?: number): HouseholdContext {
+    const known = this.identity.userId !== null
+    return {
+      userId: this.identity.userId ?? '',
+      scopes: known ? this.identity.scopes : [...SCOPES],
+      householdId: this.identity.householdId,
+      role: this.identity.role ?? 'owner',
+      now,
+      clientId: this.identity.clientId,
+      mutationId,
+    }
+  }
+
+  /**
+   * Runs a mutation locally: checks it, appends it durably to the queue, then applies it and
+   * records it as pending in one transaction. If the replica refuses it, the queue learns the id
+   * is dropped, and the caller gets the error.
+   */
+  mutate(name: string, rawArgs: unknown): Promise<{ id: number; result: unknown }> {
+    return this.mutex.run(async () => {
+      const mutator = syncMutators.get(name)
+      if (!mutator) throw new EngineError(400, 'UNKNOWN_MUTATOR', `No mutator is named ${name}.`)
+      if (this.identity.version === null) {
+        throw new EngineError(
+          409,
+          'NOT_BOOTSTRAPPED',
+          'This device has not received its household from the server yet; await sync.whenSynced() first.',
+        )
+      }
+      // What the server will parse is the JSON the device sends, so the replica runs on the same.
+      const args = rawArgs === undefined ? {} : JSON.parse(JSON.stringify(rawArgs))
+      const now = new Date()
+      if (this.identity.userId !== null) authorize(mutator, this.context(now))
+      parseArgs(mutator.args, args)
+      const mutation: PendingMutation = { id: this.nextId++, name, args, at: now.toISOString() }
+      await this.queue.append({ type: 'mutation', ...mutation })
+      this.queueRecords++
+      try {
+        const result = await this.store.db.transaction().execute(async (tx) => {
+          const result = await this.applyOne(tx, mutation)
+          await this.insertPending(tx, mutation)
+          return result
+        })
+        this.pendingCount++
+        return { id: mutation.id, result }
+      } catch (error) {
+        await this.queue.append({ type: 'drop', id: mutation.id })
+        throw error
+      }
+    })
+  }
+
+  /**
+   * Rebases on what the server sent, in one local transaction: undo every pending mutation,
+   * apply the server's rows, drop the mutations the server processed (id <= lmid), replay the
+   * rest in order. A replay the new state refuses is kept pending without effect: the server
+   * has the last word on it.
+   */
+  rebase(incoming: Incoming): Promise<RebaseOutcome> {
+    return this.mutex.run(async () => {
+      const householdId = this.identity.householdId
+      const lmid = Math.max(this.identity.lmid, incoming.lmid)
+      const outcome = await this.store.db.transaction().execute(async (tx) => {
+        const db = syncDb(tx)
+        const pending = await db.selectFrom('device_pending').selectAll().orderBy('mutation_id').execute()
+        const untouched =
+          incoming.kind === 'delta' &&
+          incoming.changes.length === 0 &&
+          !pending.some((p) => p.mutation_id <= lmid)
+        if (untouched) {
+          // Nothing arrived and nothing was confirmed: the pending mutations stay applied as they are.
+          await db
+            .updateTable('device_state')
+            .set({ version: incoming.version, lmid })
+            .where('household_id', '=', householdId)
+            .execute()
+          return { confirmed: [], pending: pending.length }
+        }
+        await asReplica(tx, async () => {
+          await undoPending(tx)
+          if (incoming.kind === 'snapshot') {
+            await clearHousehold(tx, householdId)
+            for (const page of incoming.tables) await loadRows(tx, page.table, page.rows)
+          } else {
+            await applyChanges(tx, householdId, incoming.changes)
+          }
+        })
+        const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
+        if (confirmed.length > 0)
+          await db.deleteFrom('device_pending').where('mutation_id', '<=', lmid).execute()
+        const remaining = pending.filter((p) => p.mutation_id > lmid)
+        for (const p of remaining) {
+          await this.replay(tx, { id: p.mutation_id, name: p.name, args: p.args, at: toIso(p.created_at) })
+        }
+        await db
+          .updateTable('device_state')
+          .set({ version: incoming.version, lmid })
+          .where('household_id', '=', householdId)
+          .execute()
+        return { confirmed, pending: remaining.length }
+      })
+      this.identity.version = incoming.version
+      this.identity.lmid = lmid
+      this.pendingCount = outcome.pending
+      if (this.nextId <= lmid) this.nextId = lmid + 1
+      await this.compactQueue(outcome.pending)
+      return outcome
+    })
+  }
+
+  /** Pending mutations after `afterId`, oldest first, as they are pushed. */
+  async pendingAfter(afterId: number, limit = 500): Promise<PendingMutation[]> {
+    const rows = await syncDb(this.store.db)
+      .selectFrom('device_pending')
+      .selectAll()
+      .where('mutation_id', '>', afterId)
+      .orderBy('mutation_id')
+      .limit(limit)
+      .execute()
+    return rows.map((r) => ({ id: r.mutation_id, name: r.name, args: r.args, at: toIso(r.created_at) }))
+  }
+
+  /** Records who the server says this device acts as; local checks use it from now on. */
+  saveIdentity(identity: { userId: string; role: Role; scopes: Scope[]; lmid: number }): Promise<void> {
+    return this.mutex.run(async () => {
+      await syncDb(this.store.db)
+        .updateTable('device_state')
+        .set({ user_id: identity.userId, role: identity.role, scopes: identity.scopes })
+        .where('household_id', '=', this.identity.householdId)
+        .execute()
+      Object.assign(this.identity, { userId: identity.userId, role: identity.role, scopes: identity.scopes })
+      // The server's record wins over a store that lost its own: never reuse an id it has seen.
+      if (this.nextId <= identity.lmid) this.nextId = identity.lmid + 1
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.mutex.run(async () => {
+      await this.queue.close()
+      await this.store.close()
+    })
+  }
+
+  /**
+   * Makes the replica hold every queued mutation: one the queue has but the replica does not
+   * (the process died between the two writes) is applied now and becomes pending, unless it
+   * was dropped or the server already processed it.
+   */
+  private async reconcile(records: QueueRecord[], floor: number): Promise<void> {
+    const db = syncDb(this.store.db)
+    const dropped = new Set(records.flatMap((r) => (r.type === 'drop' ? [r.id] : [])))
+    const pendingIds = new Set(
+      (await db.selectFrom('device_pending').select('mutation_id').execute()).map((r) => r.mutation_id),
+    )
+    const mutations = records.flatMap((r) => (r.type === 'mutation' ? [r] : []))
+    const missing = mutations.filter(
+      (m) => !dropped.has(m.id) && m.id > this.identity.lmid && !pendingIds.has(m.id),
+    )
+    if (missing.length > 0) {
+      await this.store.db.transaction().execute(async (tx) => {
+        for (const m of missing) {
+          const mutation = { id: m.id, name: m.name, args: m.args, at: m.at }
+          // Without a first snapshot there is nothing to apply it to; the rebase will replay it.
+          if (this.identity.version !== null) await this.replay(tx, mutation)
+          await this.insertPending(tx, mutation)
+        }
+      })
+    }
+    this.pendingCount = pendingIds.size + missing.length
+    this.queueRecords = mutations.length
+    const highest = [...mutations.map((m) => m.id), ...pendingIds].reduce((a, b) => Math.max(a, b), 0)
+    this.nextId = Math.max(floor, this.identity.lmid, highest) + 1
+  }
+
+  /** Applies one mutation as pending: undo images on, deferred checks run at its end. */
+  private async applyOne(tx: Transaction<Database>, m: PendingMutation) {
+    const mutator = syncMutators.get(m.name)
+    if (!mutator) throw new EngineError(400, 'UNKNOWN_MUTATOR', `No mutator is named ${m.name}.`)
+    const args = parseArgs(mutator.args, m.args)
+    await recordUndoFor(tx, m.id)
+    await sql`set constraints all deferred`.execute(tx)
+    const { result } = await applyMutation(tx, mutator, args, this.context(new Date(m.at), m.id), {
+      effects: 'discard',
+    })
+    await sql`set constraints all immediate`.execute(tx)
+    await recordUndoFor(tx, null)
+    return result
+  }
+
+  /** Replays a pending mutation in a savepoint; a refusal leaves it without local effect. */
+  private async replay(tx: Transaction<Database>, m: PendingMutation) {
+    await sql`savepoint hearth_replay`.execute(tx)
+    try {
+      await this.applyOne(tx, m)
+      await sql`release savepoint hearth_replay`.execute(tx)
+      return true
+    } catch {
+      await sql`rollback to savepoint hearth_replay`.execute(tx)
+      return false
+    }
+  }
+
+  private async insertPending(tx: Transaction<Database>, m: PendingMutation) {
+    await syncDb(tx)
+      .insertInto('device_pending')
+      .values({ mutation_id: m.id, name: m.name, args: JSON.stringify(m.args), created_at: m.at })
+      .execute()
+  }
+
+  /** Rewrites the queue without confirmed records once they pile up, or when nothing is pending. */
+  private async compactQueue(pending: number): Promise<void> {
+    if (this.queueRecords === 0 || (pending > 0 && this.queueRecords < COMPACT_AFTER)) return
+    const rest = await this.pendingAfter(this.identity.lmid, Number.MAX_SAFE_INTEGER)
+    await this.queue.rewrite([
+      {
+        type: 'client',
+        clientId: this.identity.clientId,
+        householdId: this.identity.householdId,
+        floor: this.nextId - 1,
+      },
+      ...rest.map((m) => ({ type: 'mutation' as const, ...m })),
+    ])
+    this.queueRecords = rest.length
+  }
+}
+
+function toIso(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString()
+}

@@ -1,0 +1,320 @@
+import {
+  type MutationResult,
+  type ServerMessage,
+  ServerMessageSchema,
+  SYNC_PROTOCOL_VERSION,
+  type SyncMutation,
+} from '@hearth/contracts'
+import type { Role, Scope } from '@hearth/engine'
+import type { RowChangeInput, TableRows } from '@hearth/engine/sync'
+import type { Emitter } from './emitter.ts'
+import type { Incoming, PendingMutation, Replica } from './replica.ts'
+
+/** The part of a browser `WebSocket` sync uses; the `ws` package's class fits it too. */
+export interface SocketLike {
+  readonly readyState: number
+  send(data: string): void
+  close(code?: number, reason?: string): void
+  onopen: ((event: unknown) => void) | null
+  onmessage: ((event: { data: unknown }) => void) | null
+  onclose: ((event: { code: number; reason: string }) => void) | null
+  onerror: ((event: unknown) => void) | null
+}
+
+/** Opens a socket to a URL; Node passes the `ws` package, browsers the global WebSocket. */
+export type SocketFactory = (url: string) => SocketLike
+
+/** Where sync stands: connected and caught up, catching up, or not connected. */
+export interface SyncStatus {
+  state: 'online' | 'syncing' | 'offline'
+  /** Local mutations the server has not confirmed yet. */
+  pending: number
+  /** The server version the replica's synced rows are at; null before the first snapshot. */
+  version: number | null
+}
+
+/** A pushed mutation the server refused; its local effect is gone after the next rebase. */
+export interface RejectedEvent {
+  mutation: PendingMutation | { id: number; name?: string; args?: unknown }
+  code: string
+  message: string
+  status?: number
+}
+
+/** Everything a Hearth instance announces. */
+export interface HearthEvents extends Record<string, unknown> {
+  /** Local data changed: a local mutation, or rows from the server. */
+  change: { source: 'local' | 'sync' }
+  rejected: RejectedEvent
+  /** The replica was replaced by a snapshot because it could not continue from its cursor. */
+  reset: { reason: string }
+  status: SyncStatus
+  /** A refusal from the server, such as a revoked key; fatal ones stop reconnecting. */
+  error: { code: string; message: string; fatal: boolean }
+}
+
+/** Codes after which reconnecting cannot help until someone changes the key or membership. */
+const TERMINAL = new Set([
+  'UNAUTHENTICATED',
+  'NOT_FOUND',
+  'INSUFFICIENT_SCOPE',
+  'CLIENT_MISMATCH',
+  'PROTOCOL_VERSION',
+])
+
+/** How sync reaches the server. */
+export interface SyncConnectionOptions {
+  serverUrl: string
+  token: string
+  deviceName?: string
+  socket: SocketFactory
+  /** Reconnect delays: doubling from min to max, with jitter. */
+  reconnectMinMs?: number
+  reconnectMaxMs?: number
+}
+
+/**
+ * The device's side of the protocol: hello, push the queue, apply deltas and snapshots through
+ * the replica's rebase, and reconnect with backoff. Incoming messages are handled one at a time.
+ */
+export class SyncConnection {
+  private socket: SocketLike | null = null
+  private wanted = false
+  private welcomed = false
+  private caughtUp = false
+  private sentThrough = 0
+  private sent = new Map<number, PendingMutation>()
+  private deltaPages: RowChangeInput[] = []
+  private snapshotPages: TableRows[] = []
+  private resetReason: string | null = null
+  private attempts = 0
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private chain: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly replica: Replica,
+    private readonly options: SyncConnectionOptions,
+    private readonly events: Emitter<HearthEvents>,
+  ) {}
+
+  get status(): SyncStatus {
+    const pending = this.replica.pendingCount
+    const state = !this.welcomed ? 'offline' : this.caughtUp && pending === 0 ? 'online' : 'syncing'
+    return { state, pending, version: this.replica.identity.version }
+  }
+
+  /** Connects, and keeps reconnecting after drops until `disconnect`. */
+  connect(): void {
+    this.wanted = true
+    this.attempts = 0
+    if (!this.socket) this.open()
+  }
+
+  /** Closes the socket and stops reconnecting; local calls keep working offline. */
+  async disconnect(): Promise<void> {
+    this.wanted = false
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    const socket = this.socket
+    if (socket) {
+      const closed = new Promise<void>((resolve) => {
+        const previous = socket.onclose
+        socket.onclose = (event) => {
+          previous?.(event)
+          resolve()
+        }
+      })
+      socket.close(1000, 'disconnect')
+      // A server that vanished never answers the close handshake; do not wait on it for ever.
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))])
+    }
+    await this.chain
+  }
+
+  /** A local mutation was queued: push it now if connected. */
+  localMutation(): void {
+    this.emitStatus()
+    this.enqueue(() => this.pushPending())
+  }
+
+  /** Asks the server for everything since the replica's version. */
+  pull(): void {
+    this.send({ type: 'pull', cursor: this.replica.identity.version })
+  }
+
+  private open(): void {
+    const url = `${this.options.serverUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/sync`
+    const socket = this.options.socket(url)
+    this.socket = socket
+    socket.onopen = () => {
+      if (this.socket !== socket) return
+      this.attempts = 0
+      this.enqueue(() => this.hello())
+    }
+    socket.onmessage = (event) => {
+      if (this.socket !== socket) return
+      const text = typeof event.data === 'string' ? event.data : String(event.data)
+      this.enqueue(() => this.receive(text))
+    }
+    socket.onerror = () => {}
+    socket.onclose = () => {
+      if (this.socket !== socket) return
+      this.socket = null
+      this.welcomed = false
+      this.caughtUp = false
+      this.deltaPages = []
+      this.snapshotPages = []
+      this.emitStatus()
+      if (this.wanted) this.scheduleReconnect()
+    }
+  }
+
+  private scheduleReconnect(): void {
+    const min = this.options.reconnectMinMs ?? 100
+    const max = this.options.reconnectMaxMs ?? 5000
+    const delay = Math.min(max, min * 2 ** this.attempts++) * (0.5 + Math.random() / 2)
+    this.timer = setTimeout(() => {
+      this.timer = null
+      if (this.wanted && !this.socket) this.open()
+    }, delay)
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.chain = this.chain.then(task).catch((error) => {
+      this.events.emit('error', {
+        code: 'CLIENT',
+        message: (error as Error).message ?? String(error),
+        fatal: false,
+      })
+      // The replica may be behind what the socket promised; a fresh connection starts over cleanly.
+      this.socket?.close(4000, 'client error')
+    })
+  }
+
+  private send(message: Record<string, unknown>): void {
+    if (this.socket?.readyState === 1)
+      this.socket.send(JSON.stringify({ v: SYNC_PROTOCOL_VERSION, ...message }))
+  }
+
+  private async hello(): Promise<void> {
+    const first = (await this.replica.pendingAfter(0, 1))[0]
+    this.sentThrough = 0
+    this.send({
+      type: 'hello',
+      token: this.options.token,
+      householdId: this.replica.identity.householdId,
+      clientId: this.replica.identity.clientId,
+      deviceName: this.options.deviceName,
+      cursor: this.replica.identity.version,
+      ...(first && { pendingFrom: first.id }),
+    })
+  }
+
+  private async receive(text: string): Promise<void> {
+    let message: ServerMessage
+    try {
+      message = ServerMessageSchema.parse(JSON.parse(text))
+    } catch {
+      throw new Error('The server sent a message this client does not understand.')
+    }
+    switch (message.type) {
+      case 'welcome':
+        return this.welcome(message)
+      case 'snapshot':
+        this.snapshotPages.push(...message.tables)
+        if (!message.more) await this.applySnapshot(message.version, message.lmid)
+        return
+      case 'delta':
+        this.deltaPages.push(...message.changes)
+        if (!message.more) await this.applyDelta(message.version, message.lmid)
+        return
+      case 'pushResult':
+        return this.rejections(message.results)
+      case 'reset':
+        this.resetReason = message.reason
+        return
+      case 'error':
+        this.events.emit('error', { code: message.code, message: message.message, fatal: message.fatal })
+        if (message.fatal && TERMINAL.has(message.code)) this.wanted = false
+        return
+      case 'pong':
+        return
+    }
+  }
+
+  private async welcome(message: Extract<ServerMessage, { type: 'welcome' }>): Promise<void> {
+    await this.replica.saveIdentity({
+      userId: message.userId,
+      role: message.role as Role,
+      scopes: message.scopes as Scope[],
+      lmid: message.lmid,
+    })
+    this.welcomed = true
+    this.caughtUp = false
+    await this.rejections(message.rejections)
+    this.emitStatus()
+    await this.pushPending()
+  }
+
+  private async applyDelta(version: number, lmid: number): Promise<void> {
+    const changes = this.deltaPages
+    this.deltaPages = []
+    const pendingBefore = this.replica.pendingCount
+    const outcome = await this.rebase({ kind: 'delta', changes, version, lmid })
+    if (changes.length > 0 || outcome.confirmed.length > 0 || pendingBefore !== outcome.pending) {
+      this.events.emit('change', { source: 'sync' })
+    }
+  }
+
+  private async applySnapshot(version: number, lmid: number): Promise<void> {
+    const tables = this.snapshotPages
+    this.snapshotPages = []
+    await this.rebase({ kind: 'snapshot', tables, version, lmid })
+    if (this.resetReason) this.events.emit('reset', { reason: this.resetReason })
+    this.resetReason = null
+    this.events.emit('change', { source: 'sync' })
+  }
+
+  private async rebase(incoming: Incoming) {
+    const outcome = await this.replica.rebase(incoming)
+    for (const id of outcome.confirmed) this.sent.delete(id)
+    this.caughtUp = true
+    this.emitStatus()
+    return outcome
+  }
+
+  private async rejections(results: readonly MutationResult[]): Promise<void> {
+    for (const r of results) {
+      if (r.status !== 'rejected') continue
+      const mutation = this.sent.get(r.id) ??
+        (await this.replica.pendingAfter(r.id - 1, 1)).find((m) => m.id === r.id) ?? { id: r.id }
+      this.events.emit('rejected', {
+        mutation,
+        code: r.code ?? 'REJECTED',
+        message: r.message ?? '',
+        status: r.httpStatus,
+      })
+    }
+  }
+
+  private async pushPending(): Promise<void> {
+    if (!this.welcomed) return
+    while (true) {
+      const batch = await this.replica.pendingAfter(this.sentThrough, 500)
+      if (batch.length === 0) return
+      const mutations: SyncMutation[] = batch.map((m) => ({
+        id: m.id,
+        name: m.name,
+        args: m.args,
+        clientTime: m.at,
+      }))
+      for (const m of batch) this.sent.set(m.id, m)
+      this.send({ type: 'push', mutations })
+      this.sentThrough = batch.at(-1)!.id
+    }
+  }
+
+  private emitStatus(): void {
+    this.events.emit('status', this.status)
+  }
+}

@@ -1,0 +1,80 @@
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { Store } from '@hearth/engine'
+import type { ServerType } from '@hono/node-server'
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { Logger } from 'pino'
+import { type WebSocket, WebSocketServer } from 'ws'
+import type { AppEnv } from '../http/env.ts'
+import { syncRoutes } from './routes.ts'
+import { SyncHub } from './sync-hub.ts'
+import { SyncSession } from './sync-session.ts'
+
+/** What sync needs from the running server. */
+export interface AttachSyncOptions {
+  server: ServerType
+  app: OpenAPIHono<AppEnv>
+  store: Store
+  logger: Logger
+  /** How often followed households' clocks are polled for writes made elsewhere (ms). */
+  pollMs?: number
+}
+
+/** Largest sync message a device may send, in bytes. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+
+/**
+ * Serves sync on the HTTP server's port: the WebSocket endpoint `/sync` and the HTTP fallbacks
+ * `POST /sync/push` and `GET /sync/snapshot`. Closing the server first closes every sync socket,
+ * since an upgraded socket would otherwise hold `server.close()` open for ever.
+ */
+export function attachSync(options: AttachSyncOptions): SyncHub {
+  const server = options.server as Server
+  const { app, store, logger } = options
+  const pollMs = options.pollMs ?? Number(process.env.HEARTH_SYNC_POLL_MS ?? 50)
+  const hub = new SyncHub(store, { pollMs, logger })
+  const sessions = new Set<SyncSession>()
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+
+  app.route('/', syncRoutes(store, hub))
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname
+    if (path !== '/sync') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => open(ws, request))
+  })
+
+  function open(ws: WebSocket, request: IncomingMessage): void {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
+    const session = new SyncSession(
+      {
+        send: (text) => ws.send(text),
+        close: (code, reason) => ws.close(code, reason),
+      },
+      { store, hub, logger: logger.child({ sync: true }) },
+      bearer,
+    )
+    sessions.add(session)
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) session.receive(data.toString())
+    })
+    ws.on('close', () => {
+      sessions.delete(session)
+      session.disconnected()
+    })
+    ws.on('error', (err) => logger.warn({ err }, 'sync socket error'))
+  }
+
+  const close = server.close.bind(server)
+  server.close = ((callback?: (err?: Error) => void) => {
+    hub.close()
+    for (const session of sessions) session.close()
+    for (const client of wss.clients) client.terminate()
+    wss.close()
+    return close(callback)
+  }) as Server['close']
+  return hub
+}

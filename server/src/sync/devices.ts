@@ -1,0 +1,97 @@
+import {
+  EngineError,
+  findActiveKey,
+  insufficientScope,
+  notFound,
+  type Role,
+  resolveMembership,
+  type Scope,
+  type Store,
+} from '@hearth/engine'
+import { SYNC_JOIN_SCOPE, syncDb } from '@hearth/engine/sync'
+import { hashApiKey } from '../auth/api-key-token.ts'
+
+/** A key's owner and rights, as sync authorizes with them. */
+export interface SyncCaller {
+  userId: string
+  keyId: string
+  scopes: Scope[]
+}
+
+/** A device that joined a household: every push is authorized from this, never from args. */
+export interface Device extends SyncCaller {
+  clientId: string
+  householdId: string
+  role: Role
+}
+
+/** Resolves a bearer token to its caller: an unknown or revoked key is a 401. */
+export async function authenticateToken(store: Store, token: string | undefined): Promise<SyncCaller> {
+  if (!token) {
+    throw new EngineError(
+      401,
+      'UNAUTHENTICATED',
+      'Send an API key in hello.token or as Authorization: Bearer.',
+    )
+  }
+  const key = await findActiveKey(store.db, hashApiKey(token), new Date())
+  if (!key) throw new EngineError(401, 'UNAUTHENTICATED', 'The API key is unknown or has been revoked.')
+  return key
+}
+
+/**
+ * Admits a device to a household: the key needs `read:households`, its user must be a member
+ * (a foreign household answers 404, as over REST), and a client id stays bound to the user and
+ * household it first joined with.
+ */
+export async function joinHousehold(
+  store: Store,
+  caller: SyncCaller,
+  householdRef: string,
+  clientId: string,
+  deviceName?: string,
+): Promise<Device> {
+  if (!caller.scopes.includes(SYNC_JOIN_SCOPE)) throw insufficientScope(SYNC_JOIN_SCOPE)
+  const membership = await resolveMembership(store.db, caller.userId, householdRef)
+  if (!membership) throw notFound('Household', householdRef)
+  const db = syncDb(store.db)
+  await db
+    .insertInto('sync_clients')
+    .values({
+      client_id: clientId,
+      household_id: membership.householdId,
+      user_id: caller.userId,
+      device_name: deviceName ?? null,
+    })
+    .onConflict((oc) => oc.column('client_id').doUpdateSet({ last_seen_at: new Date() }))
+    .execute()
+  const record = await db
+    .selectFrom('sync_clients')
+    .select(['household_id', 'user_id'])
+    .where('client_id', '=', clientId)
+    .executeTakeFirstOrThrow()
+  if (record.household_id !== membership.householdId || record.user_id !== caller.userId) {
+    throw new EngineError(
+      409,
+      'CLIENT_MISMATCH',
+      `Client ${clientId} belongs to another user or household; a device uses a new client id per household.`,
+    )
+  }
+  return { ...caller, clientId, householdId: membership.householdId, role: membership.role }
+}
+
+/**
+ * Checks again, before a push, that the key is live and the user still a member, and picks up a
+ * changed role: a revoked key or a removed member stops syncing at once.
+ */
+export async function refreshDevice(store: Store, device: Device): Promise<Device> {
+  const key = await store.db
+    .selectFrom('api_keys')
+    .select(['scopes', 'revoked_at'])
+    .where('id', '=', device.keyId)
+    .executeTakeFirst()
+  if (!key || key.revoked_at) throw new EngineError(401, 'UNAUTHENTICATED', 'The API key has been revoked.')
+  const membership = await resolveMembership(store.db, device.userId, device.householdId)
+  if (!membership) throw notFound('Household', device.householdId)
+  return { ...device, scopes: key.scopes as Scope[], role: membership.role }
+}

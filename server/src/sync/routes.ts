@@ -1,0 +1,100 @@
+import {
+  HttpPushRequestSchema,
+  HttpPushResponseSchema,
+  HttpSnapshotResponseSchema,
+  SYNC_PROTOCOL_VERSION,
+} from '@hearth/contracts'
+import { notFound, resolveMembership, type Store } from '@hearth/engine'
+import { readSnapshot, type TableRows } from '@hearth/engine/sync'
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { AppEnv } from '../http/env.ts'
+import { apiRoute, jsonBody, jsonResponse, z } from '../http/route.ts'
+import { joinHousehold } from './devices.ts'
+import { pushMutations } from './push.ts'
+import type { SyncHub } from './sync-hub.ts'
+
+const push = apiRoute({
+  method: 'post',
+  path: '/sync/push',
+  tags: ['Sync'],
+  summary: 'Push a device’s mutations (HTTP fallback)',
+  description:
+    'The HTTP fallback of the WebSocket push: runs each mutation exactly once, in id order, and answers ' +
+    'each one’s outcome. A refused mutation is rejected with its code and still advances the device. ' +
+    'Each mutation also needs its own scope. See docs/sync.md.',
+  scope: 'read:households',
+  request: { body: jsonBody(HttpPushRequestSchema) },
+  responses: {
+    200: jsonResponse(HttpPushResponseSchema, 'The outcome of each mutation, and the device’s lmid.'),
+  },
+})
+
+const snapshot = apiRoute({
+  method: 'get',
+  path: '/sync/snapshot',
+  tags: ['Sync'],
+  summary: 'Read a household snapshot (HTTP fallback)',
+  description:
+    'Every replicated row of the household the key may read, at one consistent version, with the ' +
+    'device’s lmid when `clientId` names a device that joined before. See docs/sync.md.',
+  scope: 'read:households',
+  request: {
+    query: z.object({
+      householdId: z.string().meta({ description: 'A household id, or `current`.' }),
+      clientId: z.string().optional().meta({ description: 'The device asking, for its lmid.' }),
+    }),
+  },
+  responses: { 200: jsonResponse(HttpSnapshotResponseSchema, 'The snapshot.') },
+})
+
+/** The HTTP fallbacks of sync: push and snapshot, for clients that cannot hold a socket. */
+export function syncRoutes(store: Store, hub: SyncHub) {
+  return new OpenAPIHono<AppEnv>()
+    .openapi(push, async (c) => {
+      const body = c.req.valid('json')
+      const device = await joinHousehold(
+        store,
+        c.var.caller,
+        body.householdId,
+        body.clientId,
+        body.deviceName,
+      )
+      const outcome = await pushMutations(store, device, body.mutations, c.var.logger)
+      hub.notify(device.householdId)
+      return c.json({ v: SYNC_PROTOCOL_VERSION, ...outcome }, 200)
+    })
+    .openapi(snapshot, async (c) => {
+      const query = c.req.valid('query')
+      const device = query.clientId
+        ? await joinHousehold(store, c.var.caller, query.householdId, query.clientId)
+        : null
+      const householdId =
+        device?.householdId ?? (await resolveHousehold(store, c.var.caller, query.householdId))
+      const tables = new Map<string, TableRows['rows']>()
+      const position = await readSnapshot(
+        store.db,
+        householdId,
+        { clientId: device?.clientId, scopes: c.var.caller.scopes },
+        (page) => {
+          tables.set(page.table, [...(tables.get(page.table) ?? []), ...page.rows])
+        },
+      )
+      return c.json(
+        {
+          v: SYNC_PROTOCOL_VERSION,
+          householdId,
+          version: position.version,
+          lmid: position.lmid,
+          tables: [...tables].map(([table, rows]) => ({ table, rows })),
+        },
+        200,
+      )
+    })
+}
+
+/** Resolves `current` or an id to a household the caller belongs to; else 404. */
+async function resolveHousehold(store: Store, caller: AppEnv['Variables']['caller'], ref: string) {
+  const membership = await resolveMembership(store.db, caller.userId, ref)
+  if (!membership) throw notFound('Household', ref)
+  return membership.householdId
+}

@@ -1,0 +1,98 @@
+import type { Store } from '@hearth/engine'
+import type { Logger } from 'pino'
+
+/** A connected device, as the hub sees it: which household it follows, and how to wake it. */
+export interface HubMember {
+  householdId: string
+  /** Called after a change may have committed in the household; the member reads its own delta. */
+  householdChanged(): void
+}
+
+/** How the hub watches for changes it did not cause itself. */
+export interface SyncHubOptions {
+  /** How often the household clocks of followed households are read; 0 turns polling off. */
+  pollMs?: number
+  logger?: Logger
+}
+
+/**
+ * The in-process fan-out: connected devices by household. A sync push calls `notify` as soon as
+ * it commits; every other write (REST routes, jobs, other instances on the same database) is
+ * found by polling the followed households' clocks, which costs one indexed read per interval.
+ */
+export class SyncHub {
+  private readonly members = new Map<string, Set<HubMember>>()
+  private readonly seen = new Map<string, number>()
+  private timer: ReturnType<typeof setInterval> | null = null
+  private polling = false
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: SyncHubOptions = {},
+  ) {
+    const pollMs = options.pollMs ?? 50
+    if (pollMs > 0) {
+      this.timer = setInterval(() => void this.poll(), pollMs)
+      this.timer.unref()
+    }
+  }
+
+  /** Starts waking `member` on changes to its household. */
+  join(member: HubMember): void {
+    let set = this.members.get(member.householdId)
+    if (!set) {
+      set = new Set()
+      this.members.set(member.householdId, set)
+    }
+    set.add(member)
+  }
+
+  leave(member: HubMember): void {
+    const set = this.members.get(member.householdId)
+    if (!set) return
+    set.delete(member)
+    if (set.size === 0) {
+      this.members.delete(member.householdId)
+      this.seen.delete(member.householdId)
+    }
+  }
+
+  /** Wakes every device of a household: something there committed. */
+  notify(householdId: string): void {
+    for (const member of this.members.get(householdId) ?? []) member.householdChanged()
+  }
+
+  /** How many devices follow a household now. */
+  connected(householdId: string): number {
+    return this.members.get(householdId)?.size ?? 0
+  }
+
+  /** Stops polling; members are closed by whoever owns their sockets. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || this.members.size === 0) return
+    this.polling = true
+    try {
+      const households = [...this.members.keys()]
+      const rows = await this.store.db
+        .selectFrom('household_clock')
+        .select(['household_id', 'version'])
+        .where('household_id', 'in', households)
+        .execute()
+      for (const { household_id, version } of rows) {
+        const before = this.seen.get(household_id)
+        this.seen.set(household_id, version)
+        // A household seen for the first time is woken too: its devices skip a delta with nothing new.
+        if (before !== version) this.notify(household_id)
+      }
+    } catch (err) {
+      this.options.logger?.warn({ err }, 'sync poll failed')
+    } finally {
+      this.polling = false
+    }
+  }
+}

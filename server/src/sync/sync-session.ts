@@ -1,0 +1,222 @@
+import {
+  ClientMessageSchema,
+  type ServerMessage,
+  SYNC_PROTOCOL_VERSION,
+  type SyncMutation,
+} from '@hearth/contracts'
+import { EngineError, householdVersion, type Store } from '@hearth/engine'
+import { readDelta, readSnapshot, syncDb } from '@hearth/engine/sync'
+import type { Logger } from 'pino'
+import { authenticateToken, type Device, joinHousehold, refreshDevice } from './devices.ts'
+import { pushMutations, rejectionsSince } from './push.ts'
+import type { HubMember, SyncHub } from './sync-hub.ts'
+
+/** The socket under a session, reduced to what the protocol needs. */
+export interface SyncTransport {
+  send(text: string): void
+  close(code: number, reason: string): void
+}
+
+/** What every session shares. */
+export interface SyncDeps {
+  store: Store
+  hub: SyncHub
+  logger: Logger
+}
+
+type Outgoing = ServerMessage extends infer M ? (M extends { v: number } ? Omit<M, 'v'> : never) : never
+
+/**
+ * One device's connection. Messages are handled one at a time, in arrival order, on one queue
+ * that also carries the deltas the hub asks for, so a device sees its push result before the
+ * delta that confirms it, and never two deltas at once.
+ */
+export class SyncSession implements HubMember {
+  householdId = ''
+  private device: Device | null = null
+  /** The version this device's replica is at, as far as this session has sent. */
+  private cursor: number | null = null
+  private sentLmid = -1
+  private chain: Promise<void> = Promise.resolve()
+  private deltaQueued = false
+  private closed = false
+
+  constructor(
+    private readonly transport: SyncTransport,
+    private readonly deps: SyncDeps,
+    private readonly headerToken?: string,
+  ) {}
+
+  /** A text frame from the device. */
+  receive(text: string): void {
+    this.enqueue(() => this.handle(text))
+  }
+
+  householdChanged(): void {
+    if (this.deltaQueued || !this.device || this.closed) return
+    this.deltaQueued = true
+    this.enqueue(async () => {
+      this.deltaQueued = false
+      await this.sendDelta()
+    })
+  }
+
+  /** The socket closed: stop following the household. */
+  disconnected(): void {
+    this.closed = true
+    this.deps.hub.leave(this)
+  }
+
+  /** Closes the socket from the server's side (shutdown). */
+  close(code = 1001, reason = 'server shutting down'): void {
+    this.disconnected()
+    this.transport.close(code, reason)
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    this.chain = this.chain.then(task).catch((error) => this.fail(error))
+  }
+
+  private send(message: Outgoing): void {
+    if (this.closed) return
+    this.transport.send(JSON.stringify({ v: SYNC_PROTOCOL_VERSION, ...message }))
+  }
+
+  private fail(error: unknown, fatal = true): void {
+    if (error instanceof EngineError) {
+      this.send({ type: 'error', code: error.code, message: error.message, fatal })
+      if (fatal) this.close(4000 + error.status, error.code)
+      return
+    }
+    this.deps.logger.error({ err: error, clientId: this.device?.clientId }, 'sync session failed')
+    this.send({ type: 'error', code: 'INTERNAL', message: 'Something went wrong on our side.', fatal: true })
+    this.close(1011, 'INTERNAL')
+  }
+
+  private async handle(text: string): Promise<void> {
+    if (this.closed) return
+    let raw: unknown
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      return this.fail(new EngineError(400, 'MALFORMED_MESSAGE', 'A sync message must be JSON.'), false)
+    }
+    if ((raw as { v?: unknown } | null)?.v !== SYNC_PROTOCOL_VERSION) {
+      return this.fail(
+        new EngineError(
+          400,
+          'PROTOCOL_VERSION',
+          `This server speaks sync protocol v${SYNC_PROTOCOL_VERSION}.`,
+        ),
+      )
+    }
+    const parsed = ClientMessageSchema.safeParse(raw)
+    if (!parsed.success) {
+      return this.fail(new EngineError(400, 'INVALID_MESSAGE', parsed.error.issues[0]?.message ?? ''), false)
+    }
+    const message = parsed.data
+    if (message.type === 'ping') return this.send({ type: 'pong' })
+    if (message.type === 'hello') return this.hello(message)
+    if (!this.device) {
+      return this.fail(new EngineError(400, 'HELLO_FIRST', 'Send hello before any other message.'))
+    }
+    if (message.type === 'push') return this.push(message.mutations)
+    return this.pull(message.cursor)
+  }
+
+  private async hello(message: Extract<import('@hearth/contracts').ClientMessage, { type: 'hello' }>) {
+    if (this.device) {
+      return this.fail(new EngineError(409, 'ALREADY_JOINED', 'This socket already joined.'), false)
+    }
+    const { store, hub } = this.deps
+    const caller = await authenticateToken(store, message.token ?? this.headerToken)
+    const device = await joinHousehold(
+      store,
+      caller,
+      message.householdId,
+      message.clientId,
+      message.deviceName,
+    )
+    this.device = device
+    this.householdId = device.householdId
+    // Follow the household before reading, so a change committed after the read still wakes us.
+    hub.join(this)
+    const version = await householdVersion(store.db, device.householdId)
+    const record = await syncDb(store.db)
+      .selectFrom('sync_clients')
+      .select('lmid')
+      .where('client_id', '=', device.clientId)
+      .executeTakeFirstOrThrow()
+    this.send({
+      type: 'welcome',
+      clientId: device.clientId,
+      householdId: device.householdId,
+      userId: device.userId,
+      role: device.role,
+      scopes: device.scopes,
+      version,
+      lmid: record.lmid,
+      rejections: message.pendingFrom
+        ? await rejectionsSince(store, device.clientId, message.pendingFrom)
+        : [],
+    })
+    await this.catchUp(message.cursor, version)
+  }
+
+  private async pull(cursor: number | null): Promise<void> {
+    await this.catchUp(cursor, await householdVersion(this.deps.store.db, this.householdId))
+  }
+
+  /** Brings the device from `cursor` to now: a delta, or a snapshot when it has none to start from. */
+  private async catchUp(cursor: number | null, version: number): Promise<void> {
+    if (cursor === null) return this.sendSnapshot()
+    if (cursor > version) {
+      this.send({ type: 'reset', reason: 'CURSOR_AHEAD' })
+      return this.sendSnapshot()
+    }
+    this.cursor = cursor
+    this.sentLmid = -1
+    await this.sendDelta()
+  }
+
+  private async push(mutations: SyncMutation[]): Promise<void> {
+    const { store, hub, logger } = this.deps
+    this.device = await refreshDevice(store, this.device!)
+    const outcome = await pushMutations(store, this.device, mutations, logger)
+    this.send({ type: 'pushResult', lmid: outcome.lmid, results: outcome.results })
+    hub.notify(this.householdId)
+  }
+
+  private async sendDelta(): Promise<void> {
+    const device = this.device
+    if (this.cursor === null || !device || this.closed) return
+    const from = this.cursor
+    const position = await readDelta(
+      this.deps.store.db,
+      device.householdId,
+      from,
+      { clientId: device.clientId, scopes: device.scopes },
+      (page) => {
+        const idle = !page.more && page.version === from && page.lmid === this.sentLmid
+        if (idle) return
+        this.send({ type: 'delta', ...page })
+      },
+    )
+    this.cursor = Math.max(from, position.version)
+    this.sentLmid = position.lmid
+  }
+
+  private async sendSnapshot(): Promise<void> {
+    const device = this.device!
+    const position = await readSnapshot(
+      this.deps.store.db,
+      device.householdId,
+      { clientId: device.clientId, scopes: device.scopes },
+      (page, at) =>
+        this.send({ type: 'snapshot', version: at.version, lmid: at.lmid, tables: [page], more: true }),
+    )
+    this.send({ type: 'snapshot', version: position.version, lmid: position.lmid, tables: [], more: false })
+    this.cursor = position.version
+    this.sentLmid = position.lmid
+  }
+}

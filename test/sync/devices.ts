@@ -1,0 +1,108 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createHearth, type Hearth, type HearthOptions } from '@hearth/client'
+import { migrateToLatest, openPGliteStore } from '@hearth/engine'
+import { dumpHousehold } from '@hearth/engine/sync'
+import type { RunningServer } from '@hearth/server'
+import { sql } from 'kysely'
+import { expect, vi } from 'vitest'
+import { TEMPLATE_DIR_ENV, type TestMember } from '../src/index.ts'
+
+const opened: { device: Hearth; folder: string }[] = []
+let template: Promise<string> | null = null
+
+/**
+ * A migrated PGlite folder that devices start from: the run's template when there is one, else
+ * one made per worker. Booting an empty PGlite costs seconds; copying a folder does not.
+ */
+function deviceTemplate(): Promise<string> {
+  template ??= (async () => {
+    const fromRun = process.env[TEMPLATE_DIR_ENV]
+    if (fromRun) return fromRun
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-device-template-'))
+    const store = await openPGliteStore({ dataDir: dir })
+    await migrateToLatest(store.db)
+    await store.close()
+    return dir
+  })()
+  return template
+}
+
+/** A fresh device folder: the template's database plus an empty queue. */
+export async function newDeviceFolder(): Promise<string> {
+  const folder = mkdtempSync(join(tmpdir(), 'hearth-device-'))
+  cpSync(await deviceTemplate(), join(folder, 'pgdata'), { recursive: true })
+  return folder
+}
+
+/** A device replica of `member`'s household in its own folder, syncing with `server`. */
+export async function newDevice(
+  server: RunningServer,
+  member: TestMember,
+  options: Partial<HearthOptions> = {},
+): Promise<Hearth> {
+  const folder = options.store ?? (await newDeviceFolder())
+  const device = await createHearth({
+    serverUrl: server.url,
+    token: member.api.token,
+    household: member.householdId,
+    deviceName: 'test device',
+    reconnectMinMs: 20,
+    reconnectMaxMs: 200,
+    store: folder,
+    ...options,
+  })
+  opened.push({ device, folder })
+  return device
+}
+
+/** Closes a device early (say, to reopen its folder), so the cleanup skips it. */
+export async function closeDevice(device: Hearth): Promise<void> {
+  const i = opened.findIndex((o) => o.device === device)
+  if (i >= 0) opened.splice(i, 1)
+  await device.close()
+}
+
+/** Closes every device a test opened and removes their folders. */
+export async function closeDevices(): Promise<void> {
+  const all = opened.splice(0)
+  await Promise.all(all.map((o) => o.device.close()))
+  for (const o of all) rmSync(o.folder, { recursive: true, force: true })
+}
+
+/** Waits until `check` stops throwing. */
+export function eventually<T>(check: () => Promise<T> | T, timeout = 20_000): Promise<T> {
+  return vi.waitFor(check, { timeout, interval: 25 })
+}
+
+/** Waits until every device is caught up and holds exactly the server's rows. */
+export async function expectConverged(server: RunningServer, householdId: string, devices: Hearth[]) {
+  await eventually(async () => {
+    const truth = await dumpHousehold(server.store.db, householdId)
+    for (const d of devices) {
+      expect(d.sync.status).toMatchObject({ state: 'online', pending: 0 })
+      expect(await dumpHousehold(d.store.db, householdId)).toEqual(truth)
+    }
+  })
+}
+
+/** Account balances that differ from the sum of their live rows; empty when the ledger adds up. */
+export async function unbalancedAccounts(db: Hearth['store']['db'], householdId: string) {
+  const { rows } = await sql<{
+    id: string
+    balance: number
+    sum: number
+    cleared: number
+    clearedSum: number
+  }>`
+    select a.id, a.balance_cents as balance, a.cleared_balance_cents as cleared,
+      coalesce(sum(t.amount_cents) filter (where t.deleted_at is null and t.merged_into_id is null), 0)::bigint as sum,
+      coalesce(sum(t.amount_cents) filter (
+        where t.deleted_at is null and t.merged_into_id is null and t.status <> 'pending'), 0)::bigint as "clearedSum"
+    from accounts a
+    left join transactions t on t.household_id = a.household_id and t.account_id = a.id
+    where a.household_id = ${householdId}
+    group by a.id, a.balance_cents, a.cleared_balance_cents`.execute(db)
+  return rows.filter((r) => r.balance !== r.sum || r.cleared !== r.clearedSum)
+}

@@ -1,0 +1,134 @@
+import { appendFileSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { RunningServer } from '@hearth/server'
+import { ulid } from 'ulidx'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { newOwner, startTestServer } from '../src/index.ts'
+import {
+  closeDevice,
+  closeDevices,
+  eventually,
+  expectConverged,
+  newDevice,
+  newDeviceFolder,
+} from './devices.ts'
+
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterEach(closeDevices)
+afterAll(async () => {
+  await server?.close()
+})
+
+function queueLines(folder: string) {
+  return readFileSync(join(folder, 'queue.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
+}
+
+async function serverTags(householdId: string) {
+  return server.store.db
+    .selectFrom('tags')
+    .select(['id', 'name'])
+    .where('household_id', '=', householdId)
+    .execute()
+}
+
+describe('device durability', () => {
+  it('keeps offline mutations across a restart and pushes each exactly once', async () => {
+    const owner = await newOwner(server)
+    const folder = await newDeviceFolder()
+    const a = await newDevice(server, owner, { store: folder })
+    await a.sync.whenSynced()
+    await a.sync.disconnect()
+    const ids = [ulid(), ulid(), ulid()]
+    for (const [i, id] of ids.entries()) await a.mutate.createTag({ id, name: `Tag ${i}` })
+    expect(queueLines(folder).filter((r) => r.type === 'mutation')).toHaveLength(3)
+    await closeDevice(a)
+
+    const reopened = await newDevice(server, owner, { store: folder })
+    expect(reopened.clientId).toBe(a.clientId)
+    expect(reopened.sync.status.pending).toBe(3)
+    expect((await reopened.query.listTags({})).map((t) => t.name)).toEqual(['Tag 0', 'Tag 1', 'Tag 2'])
+    await expectConverged(server, owner.householdId, [reopened])
+    expect((await serverTags(owner.householdId)).map((t) => t.id).sort()).toEqual([...ids].sort())
+    // Confirmed records leave the queue file; only the device header stays.
+    await eventually(() =>
+      expect(queueLines(folder)).toEqual([expect.objectContaining({ type: 'client', clientId: a.clientId })]),
+    )
+  })
+
+  it('applies on restart a mutation that reached the queue but not the replica', async () => {
+    const owner = await newOwner(server)
+    const folder = await newDeviceFolder()
+    const a = await newDevice(server, owner, { store: folder })
+    await a.sync.whenSynced()
+    await a.sync.disconnect()
+    await a.mutate.createTag({ id: ulid(), name: 'Before the crash' })
+    await closeDevice(a)
+    // The process died after the queue's fsync and before the replica's commit.
+    const lost = ulid()
+    appendFileSync(
+      join(folder, 'queue.jsonl'),
+      `${JSON.stringify({ type: 'mutation', id: 2, name: 'tags.create', args: { id: lost, name: 'Lost' }, at: new Date().toISOString() })}\n`,
+    )
+    const reopened = await newDevice(server, owner, { store: folder })
+    expect(reopened.sync.status.pending).toBe(2)
+    expect((await reopened.query.listTags({})).map((t) => t.name).sort()).toEqual([
+      'Before the crash',
+      'Lost',
+    ])
+    await expectConverged(server, owner.householdId, [reopened])
+    expect(await serverTags(owner.householdId)).toHaveLength(2)
+  })
+
+  it('never pushes a mutation the replica refused while the caller waited', async () => {
+    const owner = await newOwner(server)
+    const folder = await newDeviceFolder()
+    const a = await newDevice(server, owner, { store: folder })
+    await a.sync.whenSynced()
+    await a.mutate.createTag({ id: ulid(), name: 'Groceries' })
+    await expect(a.mutate.createTag({ id: ulid(), name: 'groceries' })).rejects.toMatchObject({ status: 409 })
+    await expectConverged(server, owner.householdId, [a])
+    expect(await serverTags(owner.householdId)).toHaveLength(1)
+    await closeDevice(a)
+    const reopened = await newDevice(server, owner, { store: folder })
+    expect(reopened.sync.status.pending).toBe(0)
+  })
+})
+
+describe('live queries and status', () => {
+  it('re-runs a watched query when another device changes its rows', async () => {
+    const owner = await newOwner(server)
+    const a = await newDevice(server, owner)
+    const b = await newDevice(server, owner)
+    await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
+    const seen: string[][] = []
+    const stop = b.watch('listAccounts', {}, (r) => seen.push(r.items.map((x) => x.name)))
+    await eventually(() => expect(seen).toEqual([[]]))
+    await a.mutate.createAccount({ id: ulid(), name: 'Savings', type: 'cash' })
+    await eventually(() => expect(seen.at(-1)).toEqual(['Savings']))
+    stop()
+    await a.mutate.createAccount({ id: ulid(), name: 'Wallet', type: 'cash' })
+    await expectConverged(server, owner.householdId, [a, b])
+    expect(seen.at(-1)).toEqual(['Savings'])
+  })
+
+  it('reports offline, pending and the synced version', async () => {
+    const owner = await newOwner(server)
+    const a = await newDevice(server, owner)
+    await a.sync.whenSynced()
+    const { version } = a.sync.status
+    expect(version).toBeGreaterThan(0)
+    await a.sync.disconnect()
+    await a.mutate.createTag({ id: ulid(), name: 'Offline' })
+    expect(a.sync.status).toEqual({ state: 'offline', pending: 1, version })
+    a.sync.connect()
+    await a.sync.whenSynced()
+    expect(a.sync.status).toEqual({ state: 'online', pending: 0, version: version! + 1 })
+  })
+})
