@@ -114,6 +114,21 @@ describe('transactions.list filters', () => {
     ])
   })
 
+  it('returns each row with the same splits, tags and flags as a single read', async () => {
+    const { h, ids } = await fixture()
+    const { items } = await h.read(ledgerQueries.listTransactions, { limit: '100' })
+    for (const name of ['lunch', 'split', 'tagged', 'transferOut']) {
+      const listed = items.find((t) => t.id === ids[name])
+      expect(listed, name).toEqual(await h.read(ledgerQueries.getTransaction, { id: ids[name]! }))
+    }
+    const split = items.find((t) => t.id === ids.split)!
+    expect(split.splits.map((s) => [s.amountCents, s.memo])).toEqual([
+      ['-400', null],
+      ['-500', 'snacks'],
+    ])
+    expect(items.find((t) => t.id === ids.lunch)!.tagIds).toHaveLength(2)
+  })
+
   it('filters by status, statuses (which supersede status), source, amounts and dates', async () => {
     const { h, ids } = await fixture()
     expect(await names(h, ids, { status: 'pending' })).toEqual([

@@ -1,10 +1,10 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
 import { defineQuery } from '../../mutator/define.ts'
+import { parseInt8 } from '../../store/type-parsers.ts'
 import { decodeCursor, encodeCursor } from '../cursor.ts'
-import type { TransactionRow } from '../tables.ts'
-import type { Transaction } from './model.ts'
+import type { SplitRow, TransactionRow } from '../tables.ts'
+import { type Transaction, toTransaction } from './model.ts'
 import { type ListTransactionsArgs, ListTransactionsArgsSchema } from './schema.ts'
-import { hydrate } from './writes.ts'
 
 type Condition = RawBuilder<SqlBool>
 
@@ -107,15 +107,52 @@ export const listTransactions = defineQuery({
       const after = decodeCursor(args.cursor)
       conditions.push(sql`(t.date, t.id) < (${after.date}::date, ${after.id})`)
     }
-    const { rows } = await sql<TransactionRow>`
-      select t.* from transactions t
-      where ${sql.join(conditions, sql` and `)}
-      order by t.date desc, t.id desc
-      limit ${args.limit + 1}`.execute(db)
+    // One round trip: the page is chosen first, then only its rows gather their splits, tags and flags.
+    const { rows } = await sql<PageRow>`
+      select p.*,
+        coalesce((select jsonb_agg(jsonb_build_object('id', s.id, 'position', s.position,
+            'amount_cents', s.amount_cents::text, 'category_id', s.category_id, 'payee_id', s.payee_id,
+            'memo', s.memo) order by s.position)
+          from transaction_splits s where s.household_id = p.household_id and s.transaction_id = p.id),
+          '[]'::jsonb) as page_splits,
+        array(select g.tag_id from transaction_tags g
+          where g.household_id = p.household_id and g.transaction_id = p.id) as page_tag_ids,
+        array(select f.flag_id from transaction_flags f
+          where f.household_id = p.household_id and f.transaction_id = p.id) as page_flag_ids
+      from (
+        select t.* from transactions t
+        where ${sql.join(conditions, sql` and `)}
+        order by t.date desc, t.id desc
+        limit ${args.limit + 1}
+      ) p
+      order by p.date desc, p.id desc`.execute(db)
     const page = rows.slice(0, args.limit)
     const last = page.at(-1)
     const nextCursor =
       rows.length > args.limit && last ? encodeCursor({ date: last.date, id: last.id }) : null
-    return { items: await hydrate(db, ctx.householdId, page), nextCursor }
+    return { items: page.map(toPageTransaction), nextCursor }
   },
 })
+
+/** A page row with its splits, tag ids and flag ids gathered by the same query. */
+type PageRow = TransactionRow & {
+  page_splits: (Omit<SplitRow, 'amount_cents' | 'household_id' | 'transaction_id'> & {
+    amount_cents: string
+  })[]
+  page_tag_ids: string[]
+  page_flag_ids: string[]
+}
+
+function toPageTransaction(row: PageRow): Transaction {
+  const { page_splits, page_tag_ids, page_flag_ids, ...transaction } = row
+  return toTransaction(transaction, {
+    splits: page_splits.map((s) => ({
+      ...s,
+      household_id: row.household_id,
+      transaction_id: row.id,
+      amount_cents: parseInt8(s.amount_cents),
+    })),
+    tagIds: page_tag_ids,
+    flagIds: page_flag_ids,
+  })
+}
