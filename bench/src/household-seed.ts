@@ -16,7 +16,12 @@ export const BENCH_HOUSEHOLD = 'Bench household (100k)'
 /** Size of the seeded household, per the ledger issue. */
 export const SEED = { transactions: 100_000, years: 10, accounts: 12, categories: 60, payees: 400, tags: 8 }
 
-const ACCOUNTS: { name: string; type: 'cash' | 'credit' | 'loan' | 'tracking'; subtype?: string; weight: number }[] = [
+const ACCOUNTS: {
+  name: string
+  type: 'cash' | 'credit' | 'loan' | 'tracking'
+  subtype?: string
+  weight: number
+}[] = [
   { name: 'Joint checking', type: 'cash', subtype: 'checking', weight: 30 },
   { name: 'Ada checking', type: 'cash', subtype: 'checking', weight: 12 },
   { name: 'Bo checking', type: 'cash', subtype: 'checking', weight: 12 },
@@ -58,9 +63,19 @@ export async function findSeeded(store: Store): Promise<SeededHousehold | null> 
     .where('household_id', '=', household.id)
     .orderBy('id')
     .execute()
-  const tags = await store.db.selectFrom('tags').select('id').where('household_id', '=', household.id).execute()
+  const tags = await store.db
+    .selectFrom('tags')
+    .select('id')
+    .where('household_id', '=', household.id)
+    .execute()
   return {
-    ctx: { userId: household.user_id, scopes: [...SCOPES], now: new Date(), householdId: household.id, role: 'owner' },
+    ctx: {
+      userId: household.user_id,
+      scopes: [...SCOPES],
+      now: new Date(),
+      householdId: household.id,
+      role: 'owner',
+    },
     accountIds: accounts.map((a) => a.id),
     tagIds: tags.map((t) => t.id),
   }
@@ -99,11 +114,17 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
   const payeeIds: string[] = []
   for (let i = 0; i < SEED.payees; i++) {
     const payeeId = id(start)
-    await run(catalogMutators.createPayee, { id: payeeId, name: `Payee ${i + 1} ${pick(['Market', 'Shop', 'Cafe', 'Online', 'Services'])}` })
+    await run(catalogMutators.createPayee, {
+      id: payeeId,
+      name: `Payee ${i + 1} ${pick(['Market', 'Shop', 'Cafe', 'Online', 'Services'])}`,
+    })
     payeeIds.push(payeeId)
   }
   const tagIds: string[] = []
-  for (const name of ['vacation', 'kids', 'work', 'gift', 'health', 'car', 'tax', 'shared'].slice(0, SEED.tags)) {
+  for (const name of ['vacation', 'kids', 'work', 'gift', 'health', 'car', 'tax', 'shared'].slice(
+    0,
+    SEED.tags,
+  )) {
     const tagId = id(start)
     await run(catalogMutators.createTag, { id: tagId, name })
     tagIds.push(tagId)

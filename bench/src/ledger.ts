@@ -27,7 +27,8 @@ async function main(): Promise<void> {
     const store = await openBenchStore(name)
     try {
       const seeded = await findSeeded(store)
-      if (!seeded) throw new Error(`[${name}] not seeded: run \`npm run bench:seed -- --store ${name}\` first`)
+      if (!seeded)
+        throw new Error(`[${name}] not seeded: run \`npm run bench:seed -- --store ${name}\` first`)
       const total = await store.db
         .selectFrom('transactions')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -61,7 +62,13 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
     targetMs: target(TARGETS.page),
   })
 
-  const filter = { accountId: account, statuses: 'cleared,reconciled', dateFrom: '2019-01-01', dateTo: '2024-12-31', maxAmountCents: '-500' }
+  const filter = {
+    accountId: account,
+    statuses: 'cleared,reconciled',
+    dateFrom: '2019-01-01',
+    dateTo: '2024-12-31',
+    maxAmountCents: '-500',
+  }
   out.push({
     store: name,
     measure: 'transactions list, filtered page',
@@ -105,7 +112,12 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
   // Bulk rows go to a scratch account created for this run, dated today, so the seed stays as it was.
   const id = monotonicFactory()
   const scratch = id()
-  await runMutation(db, ledgerMutators.createAccount, { id: scratch, name: `Bench scratch ${scratch}`, type: 'cash' }, ctx)
+  await runMutation(
+    db,
+    ledgerMutators.createAccount,
+    { id: scratch, name: `Bench scratch ${scratch}`, type: 'cash' },
+    ctx,
+  )
   const rows = () =>
     Array.from({ length: 500 }, (_, i) => ({
       id: id(),
@@ -118,10 +130,13 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
   out.push({
     store: name,
     measure: 'bulk create, 500 rows',
-    engine: await time(() => runMutation(db, ledgerMutators.bulkCreateTransactions, { transactions: rows() }, ctx), {
-      runs: 10,
-      warmup: 1,
-    }),
+    engine: await time(
+      () => runMutation(db, ledgerMutators.bulkCreateTransactions, { transactions: rows() }, ctx),
+      {
+        runs: 10,
+        warmup: 1,
+      },
+    ),
     baseline: await time(
       () =>
         db.transaction().execute(async (tx) => {

@@ -6,7 +6,10 @@ export interface Timing {
 }
 
 /** Runs `fn` `warmup` times unmeasured, then `runs` times, and returns median and p95 in ms. */
-export async function time(fn: () => Promise<unknown>, options: { runs?: number; warmup?: number } = {}): Promise<Timing> {
+export async function time(
+  fn: () => Promise<unknown>,
+  options: { runs?: number; warmup?: number } = {},
+): Promise<Timing> {
   const runs = options.runs ?? 30
   for (let i = 0; i < (options.warmup ?? 3); i++) await fn()
   const samples: number[] = []
@@ -39,7 +42,9 @@ export function printReport(rows: Comparison[]): void {
     r.engine.p95Ms.toFixed(2),
     r.baseline.medianMs.toFixed(2),
     `${(r.engine.medianMs / r.baseline.medianMs).toFixed(2)}x`,
-    r.targetMs === undefined ? '' : `${r.engine.medianMs < r.targetMs ? 'met' : 'MISSED'} (< ${r.targetMs} ms)`,
+    r.targetMs === undefined
+      ? ''
+      : `${r.engine.medianMs < r.targetMs ? 'met' : 'MISSED'} (< ${r.targetMs} ms)`,
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
   const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
