@@ -6,6 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Logger } from 'pino'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { AppEnv } from '../http/env.ts'
+import { listenForHouseholdChanges } from './household-listener.ts'
 import { syncRoutes } from './routes.ts'
 import { SyncHub } from './sync-hub.ts'
 import { SyncSession } from './sync-session.ts'
@@ -16,9 +17,16 @@ export interface AttachSyncOptions {
   app: OpenAPIHono<AppEnv>
   store: Store
   logger: Logger
+  /** PostgreSQL to LISTEN on for other instances' writes; none on PGlite. */
+  databaseUrl?: string
   /** How often followed households' clocks are polled for writes made elsewhere (ms). */
   pollMs?: number
 }
+
+/** The clock poll without LISTEN (PGlite): how late a REST write may reach devices. */
+const POLL_MS = 50
+/** The clock poll behind LISTEN: only a safety net for a dropped listener connection. */
+const POLL_BEHIND_LISTEN_MS = 1000
 
 /** Largest sync message a device may send, in bytes. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -31,8 +39,15 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 export function attachSync(options: AttachSyncOptions): SyncHub {
   const server = options.server as Server
   const { app, store, logger } = options
-  const pollMs = options.pollMs ?? Number(process.env.HEARTH_SYNC_POLL_MS ?? 50)
-  const hub = new SyncHub(store, { pollMs, logger })
+  const configured =
+    options.pollMs ?? (process.env.HEARTH_SYNC_POLL_MS ? Number(process.env.HEARTH_SYNC_POLL_MS) : undefined)
+  const hub = new SyncHub(store, {
+    pollMs: configured ?? (options.databaseUrl ? POLL_BEHIND_LISTEN_MS : POLL_MS),
+    logger,
+  })
+  const listener = options.databaseUrl
+    ? listenForHouseholdChanges(options.databaseUrl, (householdId) => hub.notify(householdId), logger)
+    : null
   const sessions = new Set<SyncSession>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
 
@@ -71,6 +86,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const close = server.close.bind(server)
   server.close = ((callback?: (err?: Error) => void) => {
     hub.close()
+    void listener?.close()
     for (const session of sessions) session.close()
     for (const client of wss.clients) client.terminate()
     wss.close()

@@ -17,8 +17,9 @@ export interface SyncHubOptions {
 
 /**
  * The in-process fan-out: connected devices by household. A sync push calls `notify` as soon as
- * it commits; every other write (REST routes, jobs, other instances on the same database) is
- * found by polling the followed households' clocks, which costs one indexed read per interval.
+ * it commits. Every other write (REST routes, jobs, other instances on the same database) is
+ * found by PostgreSQL `LISTEN` when a database URL is configured, and by polling the followed
+ * households' clocks (one indexed read per interval), which is also the safety net behind LISTEN.
  */
 export class SyncHub {
   private readonly members = new Map<string, Set<HubMember>>()
@@ -30,7 +31,13 @@ export class SyncHub {
     private readonly store: Store,
     private readonly options: SyncHubOptions = {},
   ) {
-    const pollMs = options.pollMs ?? 50
+    this.setPollInterval(options.pollMs ?? 50)
+  }
+
+  /** Changes how often clocks are polled; 0 stops polling. */
+  setPollInterval(pollMs: number): void {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
     if (pollMs > 0) {
       this.timer = setInterval(() => void this.poll(), pollMs)
       this.timer.unref()

@@ -12,7 +12,9 @@ import { type Kysely, sql } from 'kysely'
  * mutation (only ever on a device), it records the row's old image for a rebase to undo
  * instead of logging a change. The `hearth_sync_*` functions upsert and delete rows by table
  * key; a device runs them with `session_replication_role = replica`, so the server's rows land
- * without re-running foreign keys, constraint triggers or the log trigger.
+ * without re-running foreign keys, constraint triggers or the log trigger. A trigger on the
+ * household clock announces each new version on the channel `hearth_household`, so every server
+ * instance on one PostgreSQL wakes its devices.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -113,6 +115,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       return null;
     end;
     $$`.execute(db)
+
+  // Every version bump is announced to other server instances; NOTIFY is delivered at commit.
+  await sql`
+    create function hearth_notify_household() returns trigger language plpgsql as $$
+    begin
+      perform pg_notify('hearth_household', new.household_id || ':' || new.version);
+      return null;
+    end;
+    $$`.execute(db)
+  await sql`
+    create trigger household_clock_notify after insert or update on household_clock
+    for each row execute function hearth_notify_household()`.execute(db)
 
   // The primary-key columns of a table, in key order.
   await sql`
