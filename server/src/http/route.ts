@@ -1,5 +1,5 @@
 import { ProblemSchema } from '@hearth/contracts'
-import type { Scope } from '@hearth/engine'
+import { type Scope, UlidSchema } from '@hearth/engine'
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
 import { requireScope } from './scope.ts'
 
@@ -21,6 +21,11 @@ const ERROR_RESPONSES = {
 /** `{householdId}`: a household id, or `current` for the caller's default household. */
 export const HouseholdParams = z.object({
   householdId: z.string().meta({ description: 'A household id, or `current` for your default household.' }),
+})
+
+/** An optional client-chosen ULID for a new row; the route makes one when it is left out. */
+export const ClientId = UlidSchema.optional().meta({
+  description: 'Your own ULID for the new row; one is made if omitted.',
 })
 
 /** The JSON request body of a route, required, validated by its zod contract. */

@@ -25,12 +25,9 @@ import {
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
-import { apiRoute, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
+import { apiRoute, ClientId, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
 
 const AccountParams = HouseholdParams.extend({ accountId: z.string() })
-const ClientId = UlidSchema.optional().meta({
-  description: 'Your own ULID for the new row; one is made if omitted.',
-})
 const AdjustmentId = UlidSchema.optional().meta({
   description: 'Your own ULID for an adjustment row, should one be booked; one is made if omitted.',
 })

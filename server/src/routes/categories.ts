@@ -15,21 +15,16 @@ import {
   runMutation,
   runQuery,
   type Store,
-  UlidSchema,
   UpdateCategoryArgsSchema,
   UpdateCategoryGroupArgsSchema,
 } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
-import { apiRoute, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
+import { apiRoute, ClientId, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
 
 const CategoryParams = HouseholdParams.extend({ categoryId: z.string() })
 const GroupParams = HouseholdParams.extend({ groupId: z.string() })
-const ClientId = UlidSchema.optional().meta({
-  description: 'Your own ULID for the new row; one is made if omitted.',
-})
-
 const createCategory = apiRoute({
   method: 'post',
   path: '/households/{householdId}/categories',

@@ -6,21 +6,16 @@ import {
   runMutation,
   runQuery,
   type Store,
-  UlidSchema,
   UpdateFlagArgsSchema,
 } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
-import { apiRoute, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
+import { apiRoute, ClientId, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
 
 // Flags have no scope of their own in the spec; they mark transactions, so they use its scopes.
 
 const FlagParams = HouseholdParams.extend({ flagId: z.string() })
-const ClientId = UlidSchema.optional().meta({
-  description: 'Your own ULID for the new row; one is made if omitted.',
-})
-
 const listFlags = apiRoute({
   method: 'get',
   path: '/households/{householdId}/flags',

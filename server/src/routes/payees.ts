@@ -6,19 +6,14 @@ import {
   runMutation,
   runQuery,
   type Store,
-  UlidSchema,
   UpdatePayeeArgsSchema,
 } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
-import { apiRoute, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
+import { apiRoute, ClientId, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
 
 const PayeeParams = HouseholdParams.extend({ payeeId: z.string() })
-const ClientId = UlidSchema.optional().meta({
-  description: 'Your own ULID for the new row; one is made if omitted.',
-})
-
 const createPayee = apiRoute({
   method: 'post',
   path: '/households/{householdId}/payees',

@@ -1,5 +1,5 @@
-import { ledgerMutators, UlidSchema } from '@hearth/engine'
-import { HouseholdParams, z } from '../http/route.ts'
+import { ledgerMutators } from '@hearth/engine'
+import { ClientId, HouseholdParams, z } from '../http/route.ts'
 
 /** The OpenAPI tag of every transactions route. */
 export const tags = ['Transactions']
@@ -8,10 +8,6 @@ export const tags = ['Transactions']
 export const TransactionParams = HouseholdParams.extend({ transactionId: z.string() })
 
 /** A new row's id, which the caller may choose; the route makes one otherwise. */
-export const ClientId = UlidSchema.optional().meta({
-  description: 'Your own ULID for the new row; one is made if omitted.',
-})
-
 /**
  * One new transaction as a request carries it: the engine's input with `id` optional. Rebuilt
  * from the shape because zod cannot loosen a refined object; the engine checks the

@@ -8,8 +8,8 @@ import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
-import { apiRoute, HouseholdParams, jsonBody, jsonResponse } from '../http/route.ts'
-import { ClientId, TransactionParams, tags } from './transaction-requests.ts'
+import { apiRoute, ClientId, HouseholdParams, jsonBody, jsonResponse } from '../http/route.ts'
+import { TransactionParams, tags } from './transaction-requests.ts'
 
 const createTransfer = apiRoute({
   method: 'post',
