@@ -8,6 +8,7 @@ import {
 } from '@hearth/engine/sync'
 import type { z } from 'zod'
 import { Emitter } from './emitter.ts'
+import { Presence, type PresenceEntry } from './presence.ts'
 import type { MutationQueue } from './queue/mutation-queue.ts'
 import { Replica } from './replica.ts'
 import { type HearthEvents, type SocketFactory, SyncConnection, type SyncStatus } from './sync-client.ts'
@@ -65,6 +66,14 @@ export interface HearthSync {
   whenSynced(options?: { timeoutMs?: number }): Promise<void>
 }
 
+/** Who else is online in the household, over the sync socket (y-protocols awareness). */
+export interface HearthPresence {
+  /** Shares a small state (the screen this device shows, say); never put ledger data here. */
+  set(state: Record<string, unknown> | null): void
+  /** Every device online now, with what it shares; this device first once it shares a state. */
+  list(): PresenceEntry[]
+}
+
 /** A household replica on this device, syncing with the server when it can. */
 export interface Hearth {
   readonly householdId: string
@@ -74,6 +83,7 @@ export interface Hearth {
   readonly mutate: MutateCalls
   readonly query: QueryCalls
   readonly sync: HearthSync
+  readonly presence: HearthPresence
   on<K extends keyof HearthEvents>(event: K, listener: (payload: HearthEvents[K]) => void): () => void
   /**
    * A live query: calls `listener` with the query's result now and again whenever local or synced
@@ -100,7 +110,17 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     throw error
   }
   const events = new Emitter<HearthEvents>()
-  const connection =
+  let connection: SyncConnection | null = null
+  const presence = new Presence(
+    (update) => connection?.sendPresence(update),
+    () => ({
+      userId: replica.identity.userId ?? '',
+      clientId: replica.identity.clientId,
+      deviceName: options.deviceName ?? null,
+    }),
+    () => events.emit('presence', presence.list()),
+  )
+  connection =
     options.serverUrl && platform.socket
       ? new SyncConnection(
           replica,
@@ -113,6 +133,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
             reconnectMaxMs: options.reconnectMaxMs,
           },
           events,
+          presence,
         )
       : null
 
@@ -157,6 +178,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     mutate,
     query,
     sync,
+    presence: { set: (state) => presence.set(state), list: () => presence.list() },
     on: (event, listener) => events.on(event, listener),
     watch(name, args, listener, onError) {
       const run = (query as Record<string, (a: unknown) => Promise<unknown>>)[name as string]!
@@ -186,7 +208,9 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       }
     },
     async close() {
+      presence.set(null)
       await connection?.disconnect()
+      presence.destroy()
       await replica.close()
     },
   }

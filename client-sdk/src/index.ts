@@ -9,6 +9,7 @@ import { MemoryQueue } from './queue/mutation-queue.ts'
 
 export * from './emitter.ts'
 export * from './hearth.ts'
+export type { PresenceEntry } from './presence.ts'
 export * from './queue/mutation-queue.ts'
 export type { PendingMutation, ReplicaIdentity } from './replica.ts'
 export * from './sync-client.ts'

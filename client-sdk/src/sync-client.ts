@@ -8,6 +8,7 @@ import {
 import type { Role, Scope } from '@hearth/engine'
 import type { RowChangeInput, TableRows } from '@hearth/engine/sync'
 import type { Emitter } from './emitter.ts'
+import { fromBase64, type Presence, type PresenceEntry, toBase64 } from './presence.ts'
 import type { Incoming, PendingMutation, Replica } from './replica.ts'
 
 /** The part of a browser `WebSocket` sync uses; the `ws` package's class fits it too. */
@@ -51,6 +52,8 @@ export interface HearthEvents extends Record<string, unknown> {
   status: SyncStatus
   /** A refusal from the server, such as a revoked key; fatal ones stop reconnecting. */
   error: { code: string; message: string; fatal: boolean }
+  /** Who is online changed, or what one of them shares. */
+  presence: PresenceEntry[]
 }
 
 /** Codes after which reconnecting cannot help until someone changes the key or membership. */
@@ -95,7 +98,13 @@ export class SyncConnection {
     private readonly replica: Replica,
     private readonly options: SyncConnectionOptions,
     private readonly events: Emitter<HearthEvents>,
+    private readonly presence: Presence,
   ) {}
+
+  /** Sends this device's presence update, when joined. */
+  sendPresence(update: Uint8Array): void {
+    if (this.welcomed) this.send({ type: 'presence', update: toBase64(update) })
+  }
 
   get status(): SyncStatus {
     const pending = this.replica.pendingCount
@@ -164,6 +173,7 @@ export class SyncConnection {
       this.caughtUp = false
       this.deltaPages = []
       this.snapshotPages = []
+      this.presence.disconnected()
       this.emitStatus()
       if (this.wanted) this.scheduleReconnect()
     }
@@ -237,6 +247,9 @@ export class SyncConnection {
         this.events.emit('error', { code: message.code, message: message.message, fatal: message.fatal })
         if (message.fatal && TERMINAL.has(message.code)) this.wanted = false
         return
+      case 'presence':
+        this.presence.receive(fromBase64(message.update))
+        return
       case 'pong':
         return
     }
@@ -251,6 +264,7 @@ export class SyncConnection {
     })
     this.welcomed = true
     this.caughtUp = false
+    this.presence.connected()
     await this.rejections(message.rejections)
     this.emitStatus()
     await this.pushPending()

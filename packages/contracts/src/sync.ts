@@ -84,11 +84,25 @@ export const PullSchema = z.object({ v: V, type: z.literal('pull'), cursor: Vers
 
 export const PingSchema = z.object({ v: V, type: z.literal('ping') })
 
+/** Largest presence update, base64; presence is a few fields, never ledger data. */
+export const MAX_PRESENCE_UPDATE = 16 * 1024
+
+/**
+ * A y-protocols awareness update, base64. From a device: its own state (the server stamps each
+ * state with the member and device it came from). From the server: other devices' states.
+ */
+export const PresenceSchema = z.object({
+  v: V,
+  type: z.literal('presence'),
+  update: z.string().max(MAX_PRESENCE_UPDATE),
+})
+
 export const ClientMessageSchema = z.discriminatedUnion('type', [
   HelloSchema,
   PushSchema,
   PullSchema,
   PingSchema,
+  PresenceSchema,
 ])
 export type ClientMessage = z.output<typeof ClientMessageSchema>
 
@@ -172,6 +186,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   ResetSchema,
   SyncErrorSchema,
   PongSchema,
+  PresenceSchema,
 ])
 export type ServerMessage = z.output<typeof ServerMessageSchema>
 

@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { AppEnv } from '../http/env.ts'
 import { listenForHouseholdChanges } from './household-listener.ts'
+import { PresenceRooms } from './presence-rooms.ts'
 import { syncRoutes } from './routes.ts'
 import { SyncHub } from './sync-hub.ts'
 import { SyncSession } from './sync-session.ts'
@@ -48,6 +49,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const listener = options.databaseUrl
     ? listenForHouseholdChanges(options.databaseUrl, (householdId) => hub.notify(householdId), logger)
     : null
+  const presence = new PresenceRooms()
   const sessions = new Set<SyncSession>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
 
@@ -69,7 +71,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
         send: (text) => ws.send(text),
         close: (code, reason) => ws.close(code, reason),
       },
-      { store, hub, logger: logger.child({ sync: true }) },
+      { store, hub, presence, logger: logger.child({ sync: true }) },
       bearer,
     )
     sessions.add(session)
@@ -89,6 +91,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     void listener?.close()
     for (const session of sessions) session.close()
     for (const client of wss.clients) client.terminate()
+    presence.close()
     wss.close()
     return close(callback)
   }) as Server['close']

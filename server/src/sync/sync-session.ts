@@ -8,6 +8,7 @@ import { EngineError, householdVersion, type Store } from '@hearth/engine'
 import { readDelta, readSnapshot, syncDb } from '@hearth/engine/sync'
 import type { Logger } from 'pino'
 import { authenticateToken, type Device, joinHousehold, refreshDevice } from './devices.ts'
+import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
 import { pushMutations, rejectionsSince } from './push.ts'
 import type { HubMember, SyncHub } from './sync-hub.ts'
 
@@ -21,6 +22,7 @@ export interface SyncTransport {
 export interface SyncDeps {
   store: Store
   hub: SyncHub
+  presence: PresenceRooms
   logger: Logger
 }
 
@@ -31,8 +33,9 @@ type Outgoing = ServerMessage extends infer M ? (M extends { v: number } ? Omit<
  * that also carries the deltas the hub asks for, so a device sees its push result before the
  * delta that confirms it, and never two deltas at once.
  */
-export class SyncSession implements HubMember {
+export class SyncSession implements HubMember, PresenceMember {
   householdId = ''
+  presenceIdentity: PresenceIdentity = { userId: '', clientId: '', deviceName: null }
   private device: Device | null = null
   /** The version this device's replica is at, as far as this session has sent. */
   private cursor: number | null = null
@@ -63,8 +66,15 @@ export class SyncSession implements HubMember {
 
   /** The socket closed: stop following the household. */
   disconnected(): void {
+    if (this.closed) return
     this.closed = true
     this.deps.hub.leave(this)
+    this.deps.presence.leave(this)
+  }
+
+  /** Other devices' presence states, as an awareness update. */
+  sendPresence(update: Uint8Array): void {
+    this.send({ type: 'presence', update: Buffer.from(update).toString('base64') })
   }
 
   /** Closes the socket from the server's side (shutdown). */
@@ -121,6 +131,9 @@ export class SyncSession implements HubMember {
       return this.fail(new EngineError(400, 'HELLO_FIRST', 'Send hello before any other message.'))
     }
     if (message.type === 'push') return this.push(message.mutations)
+    if (message.type === 'presence') {
+      return this.deps.presence.receive(this, new Uint8Array(Buffer.from(message.update, 'base64')))
+    }
     return this.pull(message.cursor)
   }
 
@@ -139,6 +152,11 @@ export class SyncSession implements HubMember {
     )
     this.device = device
     this.householdId = device.householdId
+    this.presenceIdentity = {
+      userId: device.userId,
+      clientId: device.clientId,
+      deviceName: message.deviceName ?? null,
+    }
     // Follow the household before reading, so a change committed after the read still wakes us.
     hub.join(this)
     const version = await householdVersion(store.db, device.householdId)
@@ -161,6 +179,7 @@ export class SyncSession implements HubMember {
         : [],
     })
     await this.catchUp(message.cursor, version)
+    if (!this.closed) this.deps.presence.join(this)
   }
 
   private async pull(cursor: number | null): Promise<void> {

@@ -1,0 +1,131 @@
+import * as decoding from 'lib0/decoding'
+import * as encoding from 'lib0/encoding'
+import {
+  Awareness,
+  applyAwarenessUpdate,
+  encodeAwarenessUpdate,
+  removeAwarenessStates,
+} from 'y-protocols/awareness'
+import * as Y from 'yjs'
+
+/** Who a presence state belongs to; the server writes it into every state, devices cannot. */
+export interface PresenceIdentity {
+  userId: string
+  clientId: string
+  deviceName: string | null
+}
+
+/** A connected device as presence sees it. */
+export interface PresenceMember {
+  householdId: string
+  presenceIdentity: PresenceIdentity
+  sendPresence(update: Uint8Array): void
+}
+
+/** Largest JSON state one device may set, in characters. */
+const MAX_STATE_CHARS = 2048
+
+interface Room {
+  awareness: Awareness
+  /** Which device set each awareness client id; a device may only speak for its own ids. */
+  owners: Map<number, PresenceMember>
+  members: Set<PresenceMember>
+}
+
+/**
+ * Presence per household over y-protocols awareness: which members and devices are online, and
+ * the small state each sets (the screen it shows). States are relayed to the household's other
+ * devices, stamped with the sender's identity, and removed when the device leaves or goes
+ * silent for 30 seconds. Nothing here touches the database.
+ */
+export class PresenceRooms {
+  private readonly rooms = new Map<string, Room>()
+
+  /** A device joined: it receives everyone's current state. */
+  join(member: PresenceMember): void {
+    const room = this.room(member.householdId)
+    room.members.add(member)
+    const ids = [...room.awareness.getStates().keys()].filter((id) => id !== room.awareness.clientID)
+    if (ids.length > 0) member.sendPresence(encodeAwarenessUpdate(room.awareness, ids))
+  }
+
+  /** An update from a device: checked, stamped, applied, and relayed to the others. */
+  receive(member: PresenceMember, update: Uint8Array): void {
+    const room = this.rooms.get(member.householdId)
+    if (!room?.members.has(member)) return
+    const stamped = stamp(update, member, room)
+    if (stamped) applyAwarenessUpdate(room.awareness, stamped, member)
+  }
+
+  /** A device left: its states go at once, and everyone hears so. */
+  leave(member: PresenceMember): void {
+    const room = this.rooms.get(member.householdId)
+    if (!room) return
+    room.members.delete(member)
+    const owned = [...room.owners].filter(([, owner]) => owner === member).map(([id]) => id)
+    for (const id of owned) room.owners.delete(id)
+    if (owned.length > 0) removeAwarenessStates(room.awareness, owned, 'leave')
+    if (room.members.size === 0) {
+      room.awareness.destroy()
+      this.rooms.delete(member.householdId)
+    }
+  }
+
+  /** Drops every room (server shutdown). */
+  close(): void {
+    for (const room of this.rooms.values()) room.awareness.destroy()
+    this.rooms.clear()
+  }
+
+  private room(householdId: string): Room {
+    const room = this.rooms.get(householdId)
+    if (room) return room
+    const awareness = new Awareness(new Y.Doc())
+    // The server is no participant of its own rooms.
+    awareness.setLocalState(null)
+    const created: Room = { awareness, owners: new Map(), members: new Set() }
+    awareness.on(
+      'update',
+      ({ added, updated, removed }: Record<'added' | 'updated' | 'removed', number[]>, origin: unknown) => {
+        const ids = [...added, ...updated, ...removed]
+        if (ids.length === 0) return
+        const message = encodeAwarenessUpdate(awareness, ids)
+        for (const m of created.members) if (m !== origin) m.sendPresence(message)
+      },
+    )
+    this.rooms.set(householdId, created)
+    return created
+  }
+}
+
+/**
+ * Rewrites an update so each state carries the sender's identity, or refuses it (null) when it
+ * speaks for an id another device owns or a state is too large.
+ */
+function stamp(update: Uint8Array, member: PresenceMember, room: Room): Uint8Array | null {
+  try {
+    const decoder = decoding.createDecoder(update)
+    const encoder = encoding.createEncoder()
+    const count = decoding.readVarUint(decoder)
+    encoding.writeVarUint(encoder, count)
+    const claimed: number[] = []
+    for (let i = 0; i < count; i++) {
+      const id = decoding.readVarUint(decoder)
+      const clock = decoding.readVarUint(decoder)
+      const text = decoding.readVarString(decoder)
+      const owner = room.owners.get(id)
+      if ((owner && owner !== member) || text.length > MAX_STATE_CHARS) return null
+      const state = JSON.parse(text) as Record<string, unknown> | null
+      const stamped =
+        state === null || typeof state !== 'object' ? null : { ...state, member: member.presenceIdentity }
+      encoding.writeVarUint(encoder, id)
+      encoding.writeVarUint(encoder, clock)
+      encoding.writeVarString(encoder, JSON.stringify(stamped))
+      claimed.push(id)
+    }
+    for (const id of claimed) room.owners.set(id, member)
+    return encoding.toUint8Array(encoder)
+  } catch {
+    return null
+  }
+}
