@@ -5,26 +5,29 @@
  */
 import { openPGliteStore } from '@hearth/engine'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
+import { IdbQueue } from './queue/idb-queue.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
+import type { SocketLike } from './sync-client.ts'
 
 export * from './emitter.ts'
 export * from './hearth.ts'
 export type { PresenceEntry } from './presence.ts'
+export * from './queue/idb-queue.ts'
 export * from './queue/mutation-queue.ts'
 export type { PendingMutation, ReplicaIdentity } from './replica.ts'
 export * from './sync-client.ts'
 
 /**
- * The browser platform: PGlite in memory or IndexedDB, and the global WebSocket. The queue is
- * in memory here until the idb queue lands (see docs/sync.md).
+ * The browser platform: PGlite in memory or in IndexedDB (`idb://name`), the durable queue in
+ * IndexedDB beside it (`hearth-queue:name`), and the global WebSocket.
  */
 export const browserPlatform: HearthPlatform = {
   openStore: (location) => openPGliteStore({ dataDir: location }),
-  openQueue: async () => new MemoryQueue(),
-  socket:
-    typeof WebSocket === 'undefined'
-      ? undefined
-      : (url) => new WebSocket(url) as unknown as import('./sync-client.ts').SocketLike,
+  openQueue: async (location) =>
+    location.startsWith('idb://')
+      ? IdbQueue.open(`hearth-queue:${location.slice('idb://'.length)}`)
+      : new MemoryQueue(),
+  socket: typeof WebSocket === 'undefined' ? undefined : (url) => new WebSocket(url) as unknown as SocketLike,
 }
 
 /** Opens a household replica on this device and starts syncing it. */

@@ -1,0 +1,37 @@
+import { IDBFactory } from 'fake-indexeddb'
+import { describe, expect, it } from 'vitest'
+import { IdbQueue } from './idb-queue.ts'
+
+describe('IndexedDB queue', () => {
+  it('reads back appended records in order across reopening, and rewrites atomically', async () => {
+    const factory = new IDBFactory()
+    const queue = await IdbQueue.open('q', factory)
+    await queue.append({ type: 'client', clientId: 'c1', householdId: 'h1' })
+    for (let id = 1; id <= 3; id++) {
+      await queue.append({
+        type: 'mutation',
+        id,
+        name: 'tags.create',
+        args: { id },
+        at: '2024-01-01T00:00:00.000Z',
+      })
+    }
+    await queue.append({ type: 'drop', id: 3 })
+    await queue.close()
+    const again = await IdbQueue.open('q', factory)
+    expect((await again.read()).map((r) => (r.type === 'client' ? r.type : `${r.type}:${r.id}`))).toEqual([
+      'client',
+      'mutation:1',
+      'mutation:2',
+      'mutation:3',
+      'drop:3',
+    ])
+    await again.rewrite([{ type: 'client', clientId: 'c1', householdId: 'h1', floor: 3 }])
+    await again.append({ type: 'drop', id: 4 })
+    expect(await again.read()).toEqual([
+      { type: 'client', clientId: 'c1', householdId: 'h1', floor: 3 },
+      { type: 'drop', id: 4 },
+    ])
+    await again.close()
+  })
+})

@@ -1,0 +1,67 @@
+import 'fake-indexeddb/auto'
+import { browserPlatform, createHearthWith, type Hearth, IdbQueue, type SocketLike } from '@hearth/client'
+import type { RunningServer } from '@hearth/server'
+import { ulid } from 'ulidx'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { newOwner, startTestServer, type TestMember } from '../src/index.ts'
+import { expectConverged } from './devices.ts'
+
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+/** The browser platform under fake-indexeddb; only the socket comes from `ws`, as Node 20 has none. */
+const platform = { ...browserPlatform, socket: (url: string) => new WebSocket(url) as unknown as SocketLike }
+
+function open(member: TestMember, store: string): Promise<Hearth> {
+  return createHearthWith(platform, {
+    serverUrl: server.url,
+    token: member.api.token,
+    household: member.householdId,
+    store,
+    reconnectMinMs: 20,
+  })
+}
+
+describe('browser storage (idb:// and the IndexedDB queue)', () => {
+  it('keeps the replica and unsent mutations in IndexedDB across a restart, and syncs them once', async () => {
+    const owner = await newOwner(server)
+    const store = `idb://hearth-${ulid()}`
+    const first = await open(owner, store)
+    await first.sync.whenSynced()
+    await first.sync.disconnect()
+    await first.mutate.createTag({ id: ulid(), name: 'Offline in a tab' })
+    await first.close()
+
+    // The tab died after the queue's strict write and before the replica's.
+    const queue = await IdbQueue.open(`hearth-queue:${store.slice('idb://'.length)}`)
+    await queue.append({
+      type: 'mutation',
+      id: 2,
+      name: 'tags.create',
+      args: { id: ulid(), name: 'Queued only' },
+      at: new Date().toISOString(),
+    })
+    await queue.close()
+
+    const second = await open(owner, store)
+    expect(second.clientId).toBe(first.clientId)
+    expect(second.sync.status.pending).toBe(2)
+    expect((await second.query.listTags({})).map((t) => t.name)).toEqual(['Offline in a tab', 'Queued only'])
+    await expectConverged(server, owner.householdId, [second])
+    expect(
+      await server.store.db
+        .selectFrom('tags')
+        .select('name')
+        .where('household_id', '=', owner.householdId)
+        .execute(),
+    ).toHaveLength(2)
+    await second.close()
+  }, 180_000)
+})
