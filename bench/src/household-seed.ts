@@ -7,6 +7,7 @@ import {
   SCOPES,
   type Store,
 } from '@hearth/engine'
+import { sql } from 'kysely'
 import { monotonicFactory } from 'ulidx'
 import { prng } from './stats.ts'
 
@@ -193,6 +194,9 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
     if (batch.length === 500) {
       await flush()
       written += 500
+      // Keep planner statistics current as the tables grow, as autovacuum would; PGlite has no
+      // autovacuum, and the PostgreSQL on this machine runs with it off.
+      if (written % 20_000 === 0) await sql`analyze`.execute(store.db)
       if (written % 10_000 === 0) {
         const rate = written / ((performance.now() - began) / 1000)
         progress(`transactions: ${written}/${plain} (${Math.round(rate)} rows/s)`)
@@ -217,5 +221,6 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
     })
     if ((n + 1) % 250 === 0) progress(`transfers: ${n + 1}/${transfers}`)
   }
+  await sql`vacuum analyze`.execute(store.db)
   return { ctx, accountIds, tagIds }
 }
