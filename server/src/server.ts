@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net'
-import { migrateToLatest, OutboxWorker, purgeIdempotencyKeys, type Store } from '@hearth/engine'
+import { maintainStore, migrateToLatest, OutboxWorker, purgeIdempotencyKeys, type Store } from '@hearth/engine'
 import { openStore } from '@hearth/engine/node'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
@@ -43,6 +43,8 @@ export async function startServer(
     throw error
   }
   const bootstrap = ownsStore ? await bootstrapOwner(store, config.initOwnerToken) : null
+  // A restarted embedded store plans with fresh statistics from its first request.
+  if (ownsStore) await maintainStore(store)
 
   const worker = new OutboxWorker(store.db, {
     // Domain events have no consumer until webhooks subscribe to them; they are marked delivered.
@@ -52,6 +54,7 @@ export async function startServer(
   worker.start()
   const maintenance = setInterval(() => {
     purgeIdempotencyKeys(store.db).catch((err) => logger.error({ err }, 'idempotency purge failed'))
+    maintainStore(store).catch((err) => logger.error({ err }, 'store maintenance failed'))
   }, MAINTENANCE_INTERVAL_MS)
   maintenance.unref()
 
