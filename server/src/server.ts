@@ -1,5 +1,11 @@
 import type { AddressInfo } from 'node:net'
-import { maintainStore, migrateToLatest, OutboxWorker, purgeIdempotencyKeys, type Store } from '@hearth/engine'
+import {
+  maintainStore,
+  migrateToLatest,
+  OutboxWorker,
+  purgeIdempotencyKeys,
+  type Store,
+} from '@hearth/engine'
 import { openStore } from '@hearth/engine/node'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
