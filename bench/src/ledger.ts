@@ -164,6 +164,25 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
     ),
     targetMs: target(TARGETS.bulk),
   })
+  // Take the scratch rows out again, so every run measures the same 100k household.
+  await db.transaction().execute(async (tx) => {
+    const rows = tx
+      .selectFrom('transactions')
+      .select('id')
+      .where('household_id', '=', h)
+      .where('account_id', '=', scratch)
+    await tx
+      .deleteFrom('transaction_tags')
+      .where('household_id', '=', h)
+      .where('transaction_id', 'in', rows)
+      .execute()
+    await tx
+      .deleteFrom('transactions')
+      .where('household_id', '=', h)
+      .where('account_id', '=', scratch)
+      .execute()
+    await tx.deleteFrom('accounts').where('household_id', '=', h).where('id', '=', scratch).execute()
+  })
   return out
 }
 

@@ -83,6 +83,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create index transactions_transfer_group_idx on transactions (household_id, transfer_group_id)
     where transfer_group_id is not null`.execute(db)
+  // The self-references: unmatch finds the folded bank row by these, and a hard delete's
+  // foreign-key check would otherwise scan every row of the household.
+  await sql`
+    create index transactions_merged_into_idx on transactions (household_id, merged_into_id)
+    where merged_into_id is not null`.execute(db)
+  await sql`
+    create index transactions_matched_idx on transactions (household_id, matched_transaction_id)
+    where matched_transaction_id is not null`.execute(db)
   await sql`create index transactions_payee_idx on transactions (household_id, payee_id)`.execute(db)
   await sql`create index transactions_category_idx on transactions (household_id, category_id)`.execute(db)
 
