@@ -241,7 +241,10 @@ export class SyncConnection {
       case 'pushResult':
         return this.rejections(message.results)
       case 'reset':
+        // The queue went out after welcome; the snapshot asked for now will include it.
         this.resetReason = message.reason
+        this.caughtUp = false
+        this.send({ type: 'pull', cursor: null })
         return
       case 'error':
         this.events.emit('error', { code: message.code, message: message.message, fatal: message.fatal })

@@ -77,14 +77,19 @@ export function eventually<T>(check: () => Promise<T> | T, timeout = 20_000): Pr
 }
 
 /** Waits until every device is caught up and holds exactly the server's rows. */
-export async function expectConverged(server: RunningServer, householdId: string, devices: Hearth[]) {
+export async function expectConverged(
+  server: RunningServer,
+  householdId: string,
+  devices: Hearth[],
+  timeout = 20_000,
+) {
   await eventually(async () => {
     const truth = await dumpHousehold(server.store.db, householdId)
     for (const d of devices) {
       expect(d.sync.status).toMatchObject({ state: 'online', pending: 0 })
       expect(await dumpHousehold(d.store.db, householdId)).toEqual(truth)
     }
-  })
+  }, timeout)
 }
 
 /** Account balances that differ from the sum of their live rows; empty when the ledger adds up. */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Store } from '@hearth/engine'
+import { trimChangeLog } from '@hearth/engine/sync'
 import type { ServerType } from '@hono/node-server'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Logger } from 'pino'
@@ -24,6 +25,9 @@ export interface AttachSyncOptions {
   pollMs?: number
 }
 
+/** How often change-log rows past the window are trimmed. */
+const TRIM_INTERVAL_MS = 60 * 60_000
+
 /** The clock poll without LISTEN (PGlite): how late a REST write may reach devices. */
 const POLL_MS = 50
 /** The clock poll behind LISTEN: only a safety net for a dropped listener connection. */
@@ -34,7 +38,8 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 /**
  * Serves sync on the HTTP server's port: the WebSocket endpoint `/sync` and the HTTP fallbacks
- * `POST /sync/push` and `GET /sync/snapshot`. Closing the server first closes every sync socket,
+ * `POST /sync/push` and `GET /sync/snapshot`; trims the change log past its window
+ * (`HEARTH_SYNC_LOG_WINDOW_DAYS`, 30 by default) every hour. Closing the server first closes every sync socket,
  * since an upgraded socket would otherwise hold `server.close()` open for ever.
  */
 export function attachSync(options: AttachSyncOptions): SyncHub {
@@ -49,6 +54,13 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const listener = options.databaseUrl
     ? listenForHouseholdChanges(options.databaseUrl, (householdId) => hub.notify(householdId), logger)
     : null
+  const windowDays = Number(process.env.HEARTH_SYNC_LOG_WINDOW_DAYS || 30)
+  const trimmer = setInterval(() => {
+    trimChangeLog(store.db, new Date(Date.now() - windowDays * 86_400_000)).catch((err) =>
+      logger.error({ err }, 'change log trim failed'),
+    )
+  }, TRIM_INTERVAL_MS)
+  trimmer.unref()
   const presence = new PresenceRooms()
   const sessions = new Set<SyncSession>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
@@ -88,6 +100,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const close = server.close.bind(server)
   server.close = ((callback?: (err?: Error) => void) => {
     hub.close()
+    clearInterval(trimmer)
     void listener?.close()
     for (const session of sessions) session.close()
     for (const client of wss.clients) client.terminate()

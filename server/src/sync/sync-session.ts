@@ -186,16 +186,22 @@ export class SyncSession implements HubMember, PresenceMember {
     await this.catchUp(cursor, await householdVersion(this.deps.store.db, this.householdId))
   }
 
-  /** Brings the device from `cursor` to now: a delta, or a snapshot when it has none to start from. */
+  /**
+   * Brings the device from `cursor` to now: a delta, a snapshot when it has nothing to start from,
+   * or a `reset` when its cursor cannot be served. After a reset the device pushes its queue and
+   * then asks for the snapshot (`pull` with a null cursor), so its mutations are in it.
+   */
   private async catchUp(cursor: number | null, version: number): Promise<void> {
     if (cursor === null) return this.sendSnapshot()
-    if (cursor > version) {
-      this.send({ type: 'reset', reason: 'CURSOR_AHEAD' })
-      return this.sendSnapshot()
-    }
+    if (cursor > version) return this.reset('CURSOR_AHEAD')
     this.cursor = cursor
     this.sentLmid = -1
     await this.sendDelta()
+  }
+
+  private reset(reason: 'CURSOR_AHEAD' | 'LOG_WINDOW'): void {
+    this.cursor = null
+    this.send({ type: 'reset', reason })
   }
 
   private async push(mutations: SyncMutation[]): Promise<void> {
@@ -221,6 +227,7 @@ export class SyncSession implements HubMember, PresenceMember {
         this.send({ type: 'delta', ...page })
       },
     )
+    if (position.behind) return this.reset('LOG_WINDOW')
     this.cursor = Math.max(from, position.version)
     this.sentLmid = position.lmid
   }

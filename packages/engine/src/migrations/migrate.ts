@@ -3,6 +3,7 @@ import * as foundation from './0001-foundation.ts'
 import * as catalog from './0002-catalog.ts'
 import * as ledger from './0003-ledger.ts'
 import * as sync from './0004-sync.ts'
+import * as syncLogWindow from './0005-sync-log-window.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0002-catalog': catalog,
   '0003-ledger': ledger,
   '0004-sync': sync,
+  '0005-sync-log-window': syncLogWindow,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

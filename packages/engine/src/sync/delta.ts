@@ -18,6 +18,12 @@ export interface DeltaPage extends SyncPosition {
   more: boolean
 }
 
+/** Where a delta read ended: the position, or that the log no longer reaches back to `since`. */
+export interface DeltaOutcome extends SyncPosition {
+  /** The change log was trimmed past `since`: the device must reset from a snapshot. */
+  behind: boolean
+}
+
 /** What a read needs to know about the device it serves. */
 export interface ReaderOptions {
   /** The device whose lmid the answer carries; none for an anonymous read. */
@@ -31,7 +37,8 @@ export interface ReaderOptions {
 /**
  * Reads every change after `since` in one consistent snapshot (REPEATABLE READ), so the
  * version, the device's lmid and the rows agree: every mutation at or below lmid is in the rows,
- * none above it. Pages are whole versions, so a device never sees half a mutation.
+ * none above it. Pages are whole versions, so a device never sees half a mutation. When the log
+ * was trimmed past `since`, nothing is read and the outcome says the device is `behind`.
  */
 export async function readDelta(
   db: Kysely<Database>,
@@ -39,12 +46,18 @@ export async function readDelta(
   since: number,
   options: ReaderOptions,
   onPage: (page: DeltaPage) => void | Promise<void>,
-): Promise<SyncPosition> {
+): Promise<DeltaOutcome> {
   return db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (tx) => {
       const position = await readPosition(tx, householdId, options.clientId)
+      const floor = await syncDb(tx)
+        .selectFrom('sync_log_floors')
+        .select('version')
+        .where('household_id', '=', householdId)
+        .executeTakeFirst()
+      if (since < (floor?.version ?? 0)) return { ...position, behind: true }
       let from = since
       do {
         const page = await readChangePage(tx, householdId, from, position.version, options.pageSize ?? 2000)
@@ -58,7 +71,7 @@ export async function readDelta(
         })
         from = page.last
       } while (from < position.version)
-      return position
+      return { ...position, behind: false }
     })
 }
 

@@ -1,6 +1,7 @@
 export * from './apply-rows.ts'
 export * from './delta.ts'
 export * from './dump.ts'
+export * from './log-window.ts'
 export * from './registry.ts'
 export * from './snapshot.ts'
 export * from './synced-tables.ts'

@@ -56,8 +56,15 @@ export interface DeviceUndoTable {
   row: Record<string, unknown> | null
 }
 
+/** Server: the highest version of a household whose change-log rows were trimmed. */
+export interface SyncLogFloorsTable {
+  household_id: string
+  version: number
+}
+
 /** The tables sync adds to the engine's. */
 export interface SyncTables {
+  sync_log_floors: SyncLogFloorsTable
   sync_clients: SyncClientsTable
   sync_rejections: SyncRejectionsTable
   device_state: DeviceStateTable

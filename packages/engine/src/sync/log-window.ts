@@ -1,0 +1,48 @@
+import { type Kysely, sql } from 'kysely'
+import type { Database } from '../store/database.ts'
+import { syncDb } from './tables.ts'
+
+/**
+ * Trims change-log rows written before `before`, and raises each household's floor to the
+ * highest version it trimmed. A version's rows share their transaction's timestamp, so whole
+ * versions go at once. `householdId` limits it to one household. Returns how many rows went.
+ */
+export async function trimChangeLog(
+  db: Kysely<Database>,
+  before: Date,
+  options: { householdId?: string } = {},
+): Promise<number> {
+  return db.transaction().execute(async (tx) => {
+    const only = options.householdId ?? null
+    const { rows } = await sql<{ household_id: string; version: number; n: number }>`
+      with trimmed as (
+        delete from change_log
+        where created_at < ${before} and (${only}::text is null or household_id = ${only})
+        returning household_id, version
+      )
+      select household_id, max(version)::bigint as version, count(*)::bigint as n
+      from trimmed group by household_id`.execute(tx)
+    for (const r of rows) {
+      await syncDb(tx)
+        .insertInto('sync_log_floors')
+        .values({ household_id: r.household_id, version: r.version })
+        .onConflict((oc) =>
+          oc
+            .column('household_id')
+            .doUpdateSet({ version: sql`greatest(sync_log_floors.version, excluded.version)` }),
+        )
+        .execute()
+    }
+    return rows.reduce((sum, r) => sum + r.n, 0)
+  })
+}
+
+/** The highest trimmed version of a household: a cursor below it cannot be served from the log. */
+export async function logFloor(db: Kysely<Database>, householdId: string): Promise<number> {
+  const row = await syncDb(db)
+    .selectFrom('sync_log_floors')
+    .select('version')
+    .where('household_id', '=', householdId)
+    .executeTakeFirst()
+  return row?.version ?? 0
+}
