@@ -141,9 +141,9 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     Object.entries(householdMutators as Record<string, Mutator>).map(([key, mutator]) => [
       key,
       async (args: unknown) => {
-        const { result } = await replica.mutate(mutator.name, args)
+        const { mutation: queued, result } = await replica.mutate(mutator.name, args)
+        connection?.localMutation(queued)
         events.emit('change', { source: 'local' })
-        connection?.localMutation()
         return result
       },
     ]),

@@ -145,7 +145,7 @@ export class Replica {
    * records it as pending in one transaction. If the replica refuses it, the queue learns the id
    * is dropped, and the caller gets the error.
    */
-  mutate(name: string, rawArgs: unknown): Promise<{ id: number; result: unknown }> {
+  mutate(name: string, rawArgs: unknown): Promise<{ mutation: PendingMutation; result: unknown }> {
     return this.mutex.run(async () => {
       const mutator = syncMutators.get(name)
       if (!mutator) throw new EngineError(400, 'UNKNOWN_MUTATOR', `No mutator is named ${name}.`)
@@ -171,7 +171,7 @@ export class Replica {
           return result
         })
         this.pendingCount++
-        return { id: mutation.id, result }
+        return { mutation, result }
       } catch (error) {
         await this.queue.append({ type: 'drop', id: mutation.id })
         throw error

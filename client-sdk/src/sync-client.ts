@@ -88,6 +88,8 @@ export class SyncConnection {
   private sentThrough = 0
   private sent = new Map<number, PendingMutation>()
   private deltaPages: RowChangeInput[] = []
+  /** Where the deltas received so far lead; applied together by one rebase. */
+  private deltaTarget: { version: number; lmid: number } | null = null
   private snapshotPages: TableRows[] = []
   private resetReason: string | null = null
   private attempts = 0
@@ -140,9 +142,16 @@ export class SyncConnection {
     await this.chain
   }
 
-  /** A local mutation was queued: push it now if connected. */
-  localMutation(): void {
+  /** A local mutation was applied: push it now if connected. */
+  localMutation(mutation: PendingMutation): void {
     this.emitStatus()
+    // The usual case, nothing older unsent: push straight away, without reading the queue back.
+    if (this.welcomed && this.sentThrough === mutation.id - 1) {
+      this.sent.set(mutation.id, mutation)
+      this.send({ type: 'push', mutations: [toWire(mutation)] })
+      this.sentThrough = mutation.id
+      return
+    }
     this.enqueue(() => this.pushPending())
   }
 
@@ -172,6 +181,7 @@ export class SyncConnection {
       this.welcomed = false
       this.caughtUp = false
       this.deltaPages = []
+      this.deltaTarget = null
       this.snapshotPages = []
       this.presence.disconnected()
       this.emitStatus()
@@ -236,7 +246,11 @@ export class SyncConnection {
         return
       case 'delta':
         this.deltaPages.push(...message.changes)
-        if (!message.more) await this.applyDelta(message.version, message.lmid)
+        if (!message.more) {
+          // Deltas that arrive while a rebase runs are applied together by the next one.
+          if (!this.deltaTarget) this.enqueue(() => this.applyDelta())
+          this.deltaTarget = { version: message.version, lmid: message.lmid }
+        }
         return
       case 'pushResult':
         return this.rejections(message.results)
@@ -273,7 +287,11 @@ export class SyncConnection {
     await this.pushPending()
   }
 
-  private async applyDelta(version: number, lmid: number): Promise<void> {
+  private async applyDelta(): Promise<void> {
+    const target = this.deltaTarget
+    if (!target) return
+    const { version, lmid } = target
+    this.deltaTarget = null
     const changes = this.deltaPages
     this.deltaPages = []
     const pendingBefore = this.replica.pendingCount
@@ -286,6 +304,9 @@ export class SyncConnection {
   private async applySnapshot(version: number, lmid: number): Promise<void> {
     const tables = this.snapshotPages
     this.snapshotPages = []
+    // Older deltas still waiting are superseded: the snapshot holds everything up to its version.
+    this.deltaPages = []
+    this.deltaTarget = null
     await this.rebase({ kind: 'snapshot', tables, version, lmid })
     if (this.resetReason) this.events.emit('reset', { reason: this.resetReason })
     this.resetReason = null
@@ -319,12 +340,7 @@ export class SyncConnection {
     while (true) {
       const batch = await this.replica.pendingAfter(this.sentThrough, 500)
       if (batch.length === 0) return
-      const mutations: SyncMutation[] = batch.map((m) => ({
-        id: m.id,
-        name: m.name,
-        args: m.args,
-        clientTime: m.at,
-      }))
+      const mutations = batch.map(toWire)
       for (const m of batch) this.sent.set(m.id, m)
       this.send({ type: 'push', mutations })
       this.sentThrough = batch.at(-1)!.id
@@ -334,4 +350,8 @@ export class SyncConnection {
   private emitStatus(): void {
     this.events.emit('status', this.status)
   }
+}
+
+function toWire(m: PendingMutation): SyncMutation {
+  return { id: m.id, name: m.name, args: m.args, clientTime: m.at }
 }

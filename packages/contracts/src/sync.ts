@@ -26,6 +26,20 @@ export const SyncMutationSchema = z
   .meta({ id: 'SyncMutation' })
 export type SyncMutation = z.output<typeof SyncMutationSchema>
 
+/**
+ * A full row image, as `to_jsonb(row)` renders it. Checked only for being an object: a snapshot
+ * carries tens of thousands, and the database checks the columns when it applies them.
+ */
+const RowImage = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  'A row image must be a JSON object.',
+)
+
+/** The same, for the OpenAPI document (which cannot describe a custom check). */
+const DocumentedRowImage = z
+  .looseObject({})
+  .meta({ description: 'A full row image: column names to values, as `to_jsonb(row)` renders them.' })
+
 /** One row change: a full row image for `upsert`, null for `delete`. */
 export const RowChangeSchema = z
   .object({
@@ -33,14 +47,12 @@ export const RowChangeSchema = z
     table: z.string(),
     id: z.string(),
     op: z.enum(['upsert', 'delete']),
-    row: z.record(z.string(), z.unknown()).nullable(),
+    row: RowImage.nullable(),
   })
   .meta({ id: 'SyncRowChange' })
 
 /** Rows of one table in a snapshot page. */
-export const TableRowsSchema = z
-  .object({ table: z.string(), rows: z.array(z.record(z.string(), z.unknown())) })
-  .meta({ id: 'SyncTableRows' })
+export const TableRowsSchema = z.object({ table: z.string(), rows: z.array(RowImage) })
 
 /** What became of one pushed mutation. */
 export const MutationResultSchema = z
@@ -214,6 +226,6 @@ export const HttpSnapshotResponseSchema = z
     householdId: z.string(),
     version: Version,
     lmid: z.number().int().nonnegative(),
-    tables: z.array(TableRowsSchema),
+    tables: z.array(z.object({ table: z.string(), rows: z.array(DocumentedRowImage) })),
   })
   .meta({ id: 'SyncSnapshot' })

@@ -20,21 +20,34 @@ export interface PushOutcome {
 
 type Tx = Transaction<import('@hearth/engine').Database>
 
+/** How many mutations, and how long, one push transaction takes at most before it commits. */
+export interface PushBatching {
+  maxMutations?: number
+  maxMs?: number
+}
+
 /**
- * Runs a device's mutations exactly once and in order. Each one gets its own transaction that
- * locks the device row, skips an id at or below its lmid, authorizes from the device (never from
- * args), runs the mutator inside a savepoint, and advances lmid whether the mutator succeeded or
- * was refused, so one bad mutation never blocks the queue behind it.
+ * Runs a device's mutations exactly once and in order. They run in transactions of a few
+ * mutations each (group commit: one fsync for many): each transaction locks the device row, skips
+ * ids at or below its lmid, and runs every mutation in a savepoint of its own, authorized from the
+ * device (never from args) and with its own household version. A refused mutation rolls back to
+ * its savepoint and is recorded as rejected; lmid advances past it either way, so one bad
+ * mutation never blocks the queue. If a transaction fails as a whole (the database went away),
+ * none of its mutations count and lmid stays, so the device's retry runs them once.
  */
 export async function pushMutations(
   store: Store,
   device: Device,
   mutations: readonly SyncMutation[],
   logger?: Logger,
+  batching: PushBatching = {},
 ): Promise<PushOutcome> {
+  const maxMutations = batching.maxMutations ?? 100
+  const maxMs = batching.maxMs ?? 100
   const results: MutationResult[] = []
   let lmid = 0
-  for (const mutation of mutations) {
+  let next = 0
+  do {
     const outcome = await store.db.transaction().execute(async (tx) => {
       const db = syncDb(tx)
       const record = await db
@@ -43,34 +56,46 @@ export async function pushMutations(
         .where('client_id', '=', device.clientId)
         .forUpdate()
         .executeTakeFirstOrThrow()
-      if (mutation.id <= record.lmid) {
-        return { result: { id: mutation.id, status: 'skipped' } as MutationResult, lmid: record.lmid }
+      const started = performance.now()
+      const done: MutationResult[] = []
+      let last = record.lmid
+      let i = next
+      for (; i < mutations.length && i - next < maxMutations && performance.now() - started < maxMs; i++) {
+        const mutation = mutations[i]!
+        if (mutation.id <= last) {
+          done.push({ id: mutation.id, status: 'skipped' })
+          continue
+        }
+        const result = await runOne(tx, device, mutation, logger)
+        last = mutation.id
+        done.push(result)
+        if (result.status === 'rejected') {
+          await db
+            .insertInto('sync_rejections')
+            .values({
+              client_id: device.clientId,
+              mutation_id: mutation.id,
+              name: mutation.name,
+              status: result.httpStatus ?? 400,
+              code: result.code ?? 'REJECTED',
+              message: result.message ?? '',
+            })
+            .execute()
+        }
       }
-      const result = await runOne(tx, device, mutation, logger)
-      await db
-        .updateTable('sync_clients')
-        .set({ lmid: mutation.id, last_seen_at: new Date() })
-        .where('client_id', '=', device.clientId)
-        .execute()
-      if (result.status === 'rejected') {
+      if (last !== record.lmid) {
         await db
-          .insertInto('sync_rejections')
-          .values({
-            client_id: device.clientId,
-            mutation_id: mutation.id,
-            name: mutation.name,
-            status: result.httpStatus ?? 400,
-            code: result.code ?? 'REJECTED',
-            message: result.message ?? '',
-          })
+          .updateTable('sync_clients')
+          .set({ lmid: last, last_seen_at: new Date() })
+          .where('client_id', '=', device.clientId)
           .execute()
       }
-      return { result, lmid: mutation.id }
+      return { done, lmid: last, next: i }
     })
-    results.push(outcome.result)
+    results.push(...outcome.done)
     lmid = outcome.lmid
-  }
-  if (mutations.length === 0) lmid = await currentLmid(store, device.clientId)
+    next = outcome.next
+  } while (next < mutations.length)
   return { lmid, results }
 }
 
@@ -107,8 +132,10 @@ async function runOne(
   }
   await sql`savepoint sync_mutation`.execute(tx)
   try {
+    // Each mutation defers its checks to its own end, as if it ran in a transaction of its own...
+    await sql`set constraints all deferred`.execute(tx)
     await applyMutation(tx, mutator, args, ctx)
-    // Deferred checks (split sums) run now, inside the savepoint, not at a commit that would fail the push.
+    // ...and runs them there, inside the savepoint, rather than at a commit that would fail the batch.
     await sql`set constraints all immediate`.execute(tx)
     await sql`release savepoint sync_mutation`.execute(tx)
     return { id: mutation.id, status: 'applied' }
@@ -125,15 +152,6 @@ async function runOne(
 
 function rejected(id: number, error: EngineError): MutationResult {
   return { id, status: 'rejected', code: error.code, message: error.message, httpStatus: error.status }
-}
-
-async function currentLmid(store: Store, clientId: string): Promise<number> {
-  const row = await syncDb(store.db)
-    .selectFrom('sync_clients')
-    .select('lmid')
-    .where('client_id', '=', clientId)
-    .executeTakeFirst()
-  return row?.lmid ?? 0
 }
 
 /** Rejections of a device's mutations from `fromId` on, for a device that may have missed them. */

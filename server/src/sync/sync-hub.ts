@@ -1,11 +1,17 @@
 import type { Store } from '@hearth/engine'
+import { type HouseholdDelta, readHouseholdDelta } from '@hearth/engine/sync'
 import type { Logger } from 'pino'
 
 /** A connected device, as the hub sees it: which household it follows, and how to wake it. */
 export interface HubMember {
   householdId: string
-  /** Called after a change may have committed in the household; the member reads its own delta. */
+  clientId: string
+  /** The version the member's replica is at; null while it waits for a snapshot. */
+  readonly cursor: number | null
+  /** Something committed: the member reads its own delta. */
   householdChanged(): void
+  /** Something committed, and here is the household's delta, read once for all its members. */
+  offer(delta: HouseholdDelta): void
 }
 
 /** How the hub watches for changes it did not cause itself. */
@@ -26,6 +32,8 @@ export class SyncHub {
   private readonly seen = new Map<string, number>()
   private timer: ReturnType<typeof setInterval> | null = null
   private polling = false
+  /** Households with a fan-out read running, and whether another was asked for meanwhile. */
+  private readonly broadcasting = new Map<string, boolean>()
 
   constructor(
     private readonly store: Store,
@@ -64,9 +72,46 @@ export class SyncHub {
     }
   }
 
-  /** Wakes every device of a household: something there committed. */
+  /**
+   * Wakes every device of a household: something there committed. The household's delta is read
+   * once and offered to each device, rather than read once per device; calls that come while a
+   * read runs are folded into one more read after it.
+   */
   notify(householdId: string): void {
-    for (const member of this.members.get(householdId) ?? []) member.householdChanged()
+    if (!this.members.has(householdId)) return
+    if (this.broadcasting.has(householdId)) {
+      this.broadcasting.set(householdId, true)
+      return
+    }
+    this.broadcasting.set(householdId, false)
+    void this.broadcast(householdId)
+  }
+
+  private async broadcast(householdId: string): Promise<void> {
+    try {
+      const members = [...(this.members.get(householdId) ?? [])].filter((m) => m.cursor !== null)
+      if (members.length === 0) return
+      const since = Math.min(...members.map((m) => m.cursor!))
+      try {
+        const delta = await readHouseholdDelta(
+          this.store.db,
+          householdId,
+          since,
+          members.map((m) => m.clientId),
+        )
+        for (const m of members) {
+          if (delta) m.offer(delta)
+          else m.householdChanged()
+        }
+      } catch (err) {
+        this.options.logger?.warn({ err }, 'sync fan-out read failed; devices read their own')
+        for (const m of members) m.householdChanged()
+      }
+    } finally {
+      const again = this.broadcasting.get(householdId)
+      this.broadcasting.delete(householdId)
+      if (again) this.notify(householdId)
+    }
   }
 
   /** How many devices follow a household now. */

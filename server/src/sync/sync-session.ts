@@ -5,7 +5,7 @@ import {
   type SyncMutation,
 } from '@hearth/contracts'
 import { EngineError, householdVersion, type Store } from '@hearth/engine'
-import { readDelta, readSnapshot, syncDb } from '@hearth/engine/sync'
+import { canReadTable, type HouseholdDelta, readDelta, readSnapshot, syncDb } from '@hearth/engine/sync'
 import type { Logger } from 'pino'
 import { authenticateToken, type Device, joinHousehold, refreshDevice } from './devices.ts'
 import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
@@ -37,11 +37,13 @@ export class SyncSession implements HubMember, PresenceMember {
   householdId = ''
   presenceIdentity: PresenceIdentity = { userId: '', clientId: '', deviceName: null }
   private device: Device | null = null
+  clientId = ''
   /** The version this device's replica is at, as far as this session has sent. */
-  private cursor: number | null = null
+  cursor: number | null = null
   private sentLmid = -1
   private chain: Promise<void> = Promise.resolve()
   private deltaQueued = false
+  private offered: HouseholdDelta | null = null
   private closed = false
 
   constructor(
@@ -62,6 +64,43 @@ export class SyncSession implements HubMember, PresenceMember {
       this.deltaQueued = false
       await this.sendDelta()
     })
+  }
+
+  /**
+   * Sends the part of a household delta this device lacks and may read, in turn with its other
+   * messages. Offers that pile up behind a long push are folded: only the newest is sent.
+   */
+  offer(delta: HouseholdDelta): void {
+    if (!this.device || this.closed) return
+    const queued = this.offered !== null
+    this.offered = delta
+    if (queued) return
+    this.enqueue(async () => {
+      const newest = this.offered
+      this.offered = null
+      if (newest) await this.deliver(newest)
+    })
+  }
+
+  private async deliver(delta: HouseholdDelta): Promise<void> {
+    const device = this.device!
+    const cursor = this.cursor
+    if (cursor === null || delta.version < cursor) return
+    if (delta.floor > cursor) return this.reset('LOG_WINDOW')
+    // Read from before this session's start: read afresh instead.
+    if (delta.since > cursor) return this.sendDelta()
+    const lmid = delta.lmids.get(device.clientId) ?? 0
+    if (delta.version === cursor && lmid === this.sentLmid) return
+    this.send({
+      type: 'delta',
+      fromVersion: cursor,
+      version: delta.version,
+      lmid,
+      changes: delta.changes.filter((c) => c.version > cursor && canReadTable(c.table, device.scopes)),
+      more: false,
+    })
+    this.cursor = delta.version
+    this.sentLmid = lmid
   }
 
   /** The socket closed: stop following the household. */
@@ -152,6 +191,7 @@ export class SyncSession implements HubMember, PresenceMember {
     )
     this.device = device
     this.householdId = device.householdId
+    this.clientId = device.clientId
     this.presenceIdentity = {
       userId: device.userId,
       clientId: device.clientId,
@@ -244,5 +284,8 @@ export class SyncSession implements HubMember, PresenceMember {
     this.send({ type: 'snapshot', version: position.version, lmid: position.lmid, tables: [], more: false })
     this.cursor = position.version
     this.sentLmid = position.lmid
+    // A change committed while the snapshot streamed was announced before this session had a
+    // cursor, so the fan-out passed it by: look once more.
+    await this.sendDelta()
   }
 }

@@ -138,3 +138,73 @@ async function readChangePage(
   }))
   return { changes, last }
 }
+
+/** A delta read once for every device of a household (see `readHouseholdDelta`). */
+export interface HouseholdDelta {
+  /** The changes cover versions after `since` up to `version`. */
+  since: number
+  version: number
+  /** The highest trimmed version: a device below it must reset instead. */
+  floor: number
+  /** Each asked device's lmid at `version`. */
+  lmids: Map<string, number>
+  /** Every table's changes; each device filters them by its cursor and scopes. */
+  changes: RowChange[]
+}
+
+/**
+ * One consistent read for the fan-out of a change to many devices: the household's version,
+ * its log floor, every listed device's lmid and the changes after `since`, in one REPEATABLE
+ * READ snapshot. Null when more than `maxRows` changed: each device then reads its own pages.
+ */
+export async function readHouseholdDelta(
+  db: Kysely<Database>,
+  householdId: string,
+  since: number,
+  clientIds: readonly string[],
+  maxRows = 2000,
+): Promise<HouseholdDelta | null> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (tx) => {
+      const { version } = await readPosition(tx, householdId)
+      const floor = await syncDb(tx)
+        .selectFrom('sync_log_floors')
+        .select('version')
+        .where('household_id', '=', householdId)
+        .executeTakeFirst()
+      const devices =
+        clientIds.length === 0
+          ? []
+          : await syncDb(tx)
+              .selectFrom('sync_clients')
+              .select(['client_id', 'lmid'])
+              .where('client_id', 'in', clientIds)
+              .execute()
+      const rows = await tx
+        .selectFrom('change_log')
+        .select(['version', 'table_name', 'row_id', 'op', 'row'])
+        .where('household_id', '=', householdId)
+        .where('version', '>', since)
+        .where('version', '<=', version)
+        .orderBy('version')
+        .orderBy('seq')
+        .limit(maxRows + 1)
+        .execute()
+      if (rows.length > maxRows) return null
+      return {
+        since,
+        version,
+        floor: floor?.version ?? 0,
+        lmids: new Map(devices.map((d) => [d.client_id, d.lmid])),
+        changes: rows.map((r) => ({
+          version: r.version,
+          table: r.table_name,
+          id: r.row_id,
+          op: r.op,
+          row: r.row,
+        })),
+      }
+    })
+}

@@ -1,0 +1,322 @@
+/**
+ * `npm run bench:sync [-- --store pglite|postgres|both]`: sync on loopback. The server runs in a
+ * process of its own (as in production); devices (`@hearth/client`, PGlite each) and raw sockets
+ * run here. Every figure is printed beside a REST write's latency measured in the same run, because
+ * this machine is shared and noisy.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { cpSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createHearth, type Hearth } from '@hearth/client'
+import {
+  identityMutators,
+  ledgerMutators,
+  migrateToLatest,
+  openPGliteStore,
+  runMutation,
+  SCOPES,
+  type Store,
+} from '@hearth/engine'
+import { openPostgresStore } from '@hearth/engine/node'
+import { mintApiKey } from '@hearth/server'
+import { monotonicFactory, ulid } from 'ulidx'
+import WebSocket from 'ws'
+import { benchArgs, POSTGRES_URL, type StoreName } from './bench-store.ts'
+
+/** Targets from the sync issue. */
+const TARGETS = { seenP50: 20, seenP99: 100, queue1000: 5000, bootstrap50k: 10_000, fanoutP99: 200 }
+const BOOTSTRAP_ROWS = 50_000
+const FANOUT_DEVICES = 50
+const serverMain = new URL('../../server/src/main.ts', import.meta.url).pathname
+
+interface Row {
+  store: string
+  measure: string
+  figure: string
+  target: string
+}
+
+async function main(): Promise<void> {
+  const { stores } = benchArgs()
+  const rows: Row[] = []
+  for (const name of stores) rows.push(...(await benchStore(name)))
+  const header = ['store', 'measure', 'figure', 'target']
+  const table = rows.map((r) => [r.store, r.measure, r.figure, r.target])
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((l) => l[i]!.length)))
+  const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
+  console.log(fmt(header))
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
+  for (const line of table) console.log(fmt(line))
+}
+
+async function benchStore(name: StoreName): Promise<Row[]> {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-bench-sync-'))
+  const template = join(work, 'device-template')
+  const devices: Hearth[] = []
+  let server: ChildProcess | null = null
+  try {
+    const templateStore = await openPGliteStore({ dataDir: template })
+    await migrateToLatest(templateStore.db)
+    await templateStore.close()
+
+    const dataDir = join(work, 'server')
+    const store =
+      name === 'pglite' ? await openPGliteStore({ dataDir }) : await openPostgresStore({ url: POSTGRES_URL })
+    await migrateToLatest(store.db)
+    log(name, `seeding a ${BOOTSTRAP_ROWS}-row household`)
+    const seeded = await seed(store)
+    await store.close()
+
+    const started = await startServer(
+      name === 'pglite' ? { HEARTH_DATA_DIR: dataDir } : { DATABASE_URL: POSTGRES_URL },
+    )
+    server = started.child
+    const url = started.url
+    const rest = (path: string, body: unknown) =>
+      fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then(async (res) => {
+        if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
+      })
+    let copies = 0
+    const device = async (household: string) => {
+      const folder = join(work, `device-${copies++}`)
+      cpSync(template, join(folder, 'pgdata'), { recursive: true })
+      const d = await createHearth({ serverUrl: url, token: seeded.token, household, store: folder })
+      devices.push(d)
+      return d
+    }
+    const out: Row[] = []
+    const row = (measure: string, figure: string, target = '') => {
+      out.push({ store: name, measure, figure, target })
+      log(name, `${measure}: ${figure} ${target}`)
+    }
+
+    // REST write latency, the yardstick for everything else in this run.
+    const restSamples: number[] = []
+    for (let i = 0; i < 110; i++) {
+      const t0 = performance.now()
+      await rest(`/households/${seeded.small}/tags`, { id: ulid(), name: `rest ${i} ${ulid()}` })
+      if (i >= 10) restSamples.push(performance.now() - t0)
+    }
+    const restFigure = `p50 ${ms(pct(restSamples, 0.5))}, p99 ${ms(pct(restSamples, 0.99))}`
+    row('REST write (POST tags), the yardstick', restFigure)
+
+    // A change on A seen on B.
+    const a = await device(seeded.small)
+    const b = await device(seeded.small)
+    await Promise.all([a.sync.whenSynced({ timeoutMs: 120_000 }), b.sync.whenSynced({ timeoutMs: 120_000 })])
+    const seen: number[] = []
+    const local: number[] = []
+    for (let i = 0; i < 110; i++) {
+      const id = ulid()
+      const arrived = arrival(b, id)
+      const t0 = performance.now()
+      await a.mutate.createTag({ id, name: `seen ${i} ${id}` })
+      const answered = performance.now() - t0
+      await arrived
+      if (i >= 10) {
+        seen.push(performance.now() - t0)
+        local.push(answered)
+      }
+    }
+    row('local call on A answers (queue fsync + replica), p50', ms(pct(local, 0.5)))
+    row('change on A seen on B, p50', ms(pct(seen, 0.5)), verdict(pct(seen, 0.5), TARGETS.seenP50))
+    row('change on A seen on B, p99', ms(pct(seen, 0.99)), verdict(pct(seen, 0.99), TARGETS.seenP99))
+
+    // 1,000 mutations queued offline, then one reconnect.
+    await a.sync.disconnect()
+    const queuedAt = performance.now()
+    for (let i = 0; i < 1000; i++) await a.mutate.createTag({ id: ulid(), name: `queued ${i} ${ulid()}` })
+    row('1,000 offline mutations written on A (fsync each)', ms(performance.now() - queuedAt))
+    const t0 = performance.now()
+    a.sync.connect()
+    await a.sync.whenSynced({ timeoutMs: 300_000 })
+    const converged = performance.now() - t0
+    row(
+      '1,000 queued mutations converge (reconnect to A synced)',
+      ms(converged),
+      verdict(converged, TARGETS.queue1000),
+    )
+
+    // A new device bootstraps the big household.
+    const b0 = performance.now()
+    const fresh = await device(seeded.big)
+    const opened = performance.now() - b0
+    await fresh.sync.whenSynced({ timeoutMs: 600_000 })
+    const bootstrap = performance.now() - b0
+    row(
+      `new device bootstraps ${BOOTSTRAP_ROWS} transactions`,
+      `${ms(bootstrap)} (open ${ms(opened)})`,
+      verdict(bootstrap, TARGETS.bootstrap50k),
+    )
+
+    // Fan-out of one REST write to 50 connected sockets.
+    const sockets = await Promise.all(
+      Array.from({ length: FANOUT_DEVICES }, () => joinSocket(url, seeded.token, seeded.small)),
+    )
+    const deliveries: number[] = []
+    for (let i = 0; i < 25; i++) {
+      const id = ulid()
+      const waits = sockets.map((s) => s.waitFor(id))
+      const t0 = performance.now()
+      await rest(`/households/${seeded.small}/tags`, { id, name: `fanout ${i} ${id}` })
+      const times = await Promise.all(waits)
+      if (i >= 5) deliveries.push(...times.map((t) => t - t0))
+    }
+    for (const s of sockets) s.close()
+    row(`fan-out of a REST write to ${FANOUT_DEVICES} sockets, p50`, ms(pct(deliveries, 0.5)))
+    row(
+      `fan-out of a REST write to ${FANOUT_DEVICES} sockets, p99`,
+      ms(pct(deliveries, 0.99)),
+      verdict(pct(deliveries, 0.99), TARGETS.fanoutP99),
+    )
+    return out
+  } finally {
+    await Promise.all(devices.map((d) => d.close().catch(() => {})))
+    if (server) {
+      server.kill('SIGTERM')
+      await new Promise((resolve) => server!.once('exit', resolve))
+    }
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** A user with a key, a small household, and one with BOOTSTRAP_ROWS transactions. */
+async function seed(store: Store) {
+  const id = monotonicFactory()
+  const userId = id()
+  const now = new Date()
+  const actor = { userId, scopes: [...SCOPES], now }
+  await runMutation(store.db, identityMutators.createUser, { id: userId, name: 'Sync bench' }, actor)
+  const household = async (name: string) => {
+    const householdId = id()
+    await runMutation(
+      store.db,
+      identityMutators.createHousehold,
+      { id: householdId, name },
+      {
+        ...actor,
+        householdId,
+        role: 'owner',
+      },
+    )
+    return householdId
+  }
+  const small = await household('Sync bench')
+  const big = await household(`Sync bench ${BOOTSTRAP_ROWS}`)
+  const ctx = { ...actor, householdId: big, role: 'owner' as const }
+  const accounts = [id(), id(), id()]
+  for (const [i, accountId] of accounts.entries()) {
+    await runMutation(
+      store.db,
+      ledgerMutators.createAccount,
+      { id: accountId, name: `Account ${i}`, type: 'cash' },
+      ctx,
+    )
+  }
+  for (let n = 0; n < BOOTSTRAP_ROWS; n += 500) {
+    const transactions = Array.from({ length: 500 }, (_, k) => ({
+      id: id(),
+      accountId: accounts[(n + k) % accounts.length]!,
+      date: new Date(Date.UTC(2020, 0, 1) + ((n + k) % 2000) * 86_400_000).toISOString().slice(0, 10),
+      amountCents: -((n + k) % 9973) - 1,
+      memo: (n + k) % 3 === 0 ? `memo ${n + k}` : null,
+    }))
+    await runMutation(store.db, ledgerMutators.bulkCreateTransactions, { transactions }, ctx)
+  }
+  const key = mintApiKey()
+  await runMutation(
+    store.db,
+    identityMutators.createApiKey,
+    { id: id(), name: 'sync bench', scopes: [...SCOPES], keyHash: key.hash, prefix: key.prefix },
+    actor,
+  )
+  return { token: key.token, small, big }
+}
+
+/** Starts `npm start`'s entry in a child process on a free port. */
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
+    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+      const match = /listening on (http:\/\/\S+)/.exec(text)
+      if (match) resolve(match[1]!)
+    })
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
+  })
+  return { child, url }
+}
+
+/** Resolves when `row` shows up on `device`'s replica. */
+function arrival(device: Hearth, tagId: string): Promise<void> {
+  return new Promise((resolve) => {
+    const check = async () => {
+      const found = await device.store.db
+        .selectFrom('tags')
+        .select('id')
+        .where('id', '=', tagId)
+        .executeTakeFirst()
+      if (found) {
+        off()
+        resolve()
+      }
+    }
+    const off = device.on('change', () => void check())
+  })
+}
+
+/** A raw protocol socket that joined a household and reports when a delta carries a tag id. */
+async function joinSocket(url: string, token: string, householdId: string) {
+  const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/sync`)
+  const waiting = new Map<string, (at: number) => void>()
+  let joined: () => void
+  const ready = new Promise<void>((resolve) => {
+    joined = resolve
+  })
+  ws.on('message', (data) => {
+    const at = performance.now()
+    const message = JSON.parse(data.toString())
+    if (message.type === 'delta') {
+      joined()
+      for (const change of message.changes) waiting.get(change.id)?.(at)
+    }
+  })
+  await new Promise((resolve) => ws.once('open', resolve))
+  ws.send(JSON.stringify({ v: 1, type: 'hello', token, householdId, clientId: ulid(), cursor: 0 }))
+  await ready
+  return {
+    waitFor: (id: string) => new Promise<number>((resolve) => waiting.set(id, resolve)),
+    close: () => ws.close(),
+  }
+}
+
+function pct(samples: number[], q: number): number {
+  const sorted = [...samples].sort((x, y) => x - y)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(1)} ms`
+}
+
+function verdict(value: number, target: number): string {
+  return `${value < target ? 'met' : 'MISSED'} (< ${target} ms)`
+}
+
+function log(store: string, message: string): void {
+  console.error(`[${store}] ${message}`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
