@@ -137,7 +137,9 @@ export class SyncConnection {
       })
       socket.close(1000, 'disconnect')
       // A server that vanished never answers the close handshake; do not wait on it for ever.
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))])
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))])
+      clearTimeout(timer)
     }
     await this.chain
   }

@@ -2,6 +2,7 @@ import type { MutationResult, SyncMutation } from '@hearth/contracts'
 import {
   applyMutation,
   authorize,
+  type Database,
   EngineError,
   type HouseholdContext,
   parseArgs,
@@ -18,7 +19,7 @@ export interface PushOutcome {
   results: MutationResult[]
 }
 
-type Tx = Transaction<import('@hearth/engine').Database>
+type Tx = Transaction<Database>
 
 /** How many mutations, and how long, one push transaction takes at most before it commits. */
 export interface PushBatching {

@@ -1,4 +1,5 @@
 import {
+  type ClientMessage,
   ClientMessageSchema,
   type ServerMessage,
   SYNC_PROTOCOL_VERSION,
@@ -35,11 +36,11 @@ type Outgoing = ServerMessage extends infer M ? (M extends { v: number } ? Omit<
  */
 export class SyncSession implements HubMember, PresenceMember {
   householdId = ''
-  presenceIdentity: PresenceIdentity = { userId: '', clientId: '', deviceName: null }
-  private device: Device | null = null
   clientId = ''
+  presenceIdentity: PresenceIdentity = { userId: '', clientId: '', deviceName: null }
   /** The version this device's replica is at, as far as this session has sent. */
   cursor: number | null = null
+  private device: Device | null = null
   private sentLmid = -1
   private chain: Promise<void> = Promise.resolve()
   private deltaQueued = false
@@ -176,7 +177,7 @@ export class SyncSession implements HubMember, PresenceMember {
     return this.pull(message.cursor)
   }
 
-  private async hello(message: Extract<import('@hearth/contracts').ClientMessage, { type: 'hello' }>) {
+  private async hello(message: Extract<ClientMessage, { type: 'hello' }>) {
     if (this.device) {
       return this.fail(new EngineError(409, 'ALREADY_JOINED', 'This socket already joined.'), false)
     }
