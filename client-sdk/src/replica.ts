@@ -203,6 +203,13 @@ export class Replica {
             .set({ version: incoming.version, lmid })
             .where('household_id', '=', householdId)
             .execute()
+          if (pending.length === 0) {
+            await tx
+              .updateTable('household_clock')
+              .set({ version: incoming.version })
+              .where('household_id', '=', householdId)
+              .execute()
+          }
           return { confirmed: [], pending: pending.length }
         }
         await asReplica(tx, async () => {
@@ -213,6 +220,12 @@ export class Replica {
           } else {
             await applyChanges(tx, householdId, incoming.changes)
           }
+          // The local clock follows the server's, so with nothing pending the two agree.
+          await tx
+            .insertInto('household_clock')
+            .values({ household_id: householdId, version: incoming.version })
+            .onConflict((oc) => oc.column('household_id').doUpdateSet({ version: incoming.version }))
+            .execute()
         })
         const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
         if (confirmed.length > 0)

@@ -88,8 +88,19 @@ export async function expectConverged(
     for (const d of devices) {
       expect(d.sync.status).toMatchObject({ state: 'online', pending: 0 })
       expect(await dumpHousehold(d.store.db, householdId)).toEqual(truth)
+      expect(await clock(d.store.db, householdId)).toBe(await clock(server.store.db, householdId))
     }
   }, timeout)
+}
+
+/** A household's version as a store's clock holds it. */
+async function clock(db: Hearth['store']['db'], householdId: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('household_clock')
+    .select('version')
+    .where('household_id', '=', householdId)
+    .executeTakeFirst()
+  return row?.version
 }
 
 /** Account balances that differ from the sum of their live rows; empty when the ledger adds up. */
