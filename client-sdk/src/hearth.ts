@@ -29,6 +29,8 @@ export interface HearthOptions {
   connect?: boolean
   reconnectMinMs?: number
   reconnectMaxMs?: number
+  /** How often a quiet connection is pinged (25 s); a server silent for two rounds is left. */
+  heartbeatMs?: number
 }
 
 /** What differs between Node and browsers: the store, the durable queue and the socket. */
@@ -131,6 +133,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
             socket: platform.socket,
             reconnectMinMs: options.reconnectMinMs,
             reconnectMaxMs: options.reconnectMaxMs,
+            heartbeatMs: options.heartbeatMs,
           },
           events,
           presence,

@@ -74,6 +74,8 @@ export interface SyncConnectionOptions {
   /** Reconnect delays: doubling from min to max, with jitter. */
   reconnectMinMs?: number
   reconnectMaxMs?: number
+  /** How often to ping a quiet server; a server silent for two rounds is given up on. */
+  heartbeatMs?: number
 }
 
 /**
@@ -95,6 +97,8 @@ export class SyncConnection {
   private attempts = 0
   private timer: ReturnType<typeof setTimeout> | null = null
   private chain: Promise<void> = Promise.resolve()
+  private lastHeard = 0
+  private heartbeat: ReturnType<typeof setInterval> | null = null
 
   constructor(
     private readonly replica: Replica,
@@ -169,10 +173,13 @@ export class SyncConnection {
     socket.onopen = () => {
       if (this.socket !== socket) return
       this.attempts = 0
+      this.lastHeard = Date.now()
+      this.startHeartbeat(socket)
       this.enqueue(() => this.hello())
     }
     socket.onmessage = (event) => {
       if (this.socket !== socket) return
+      this.lastHeard = Date.now()
       const text = typeof event.data === 'string' ? event.data : String(event.data)
       this.enqueue(() => this.receive(text))
     }
@@ -180,6 +187,8 @@ export class SyncConnection {
     socket.onclose = () => {
       if (this.socket !== socket) return
       this.socket = null
+      if (this.heartbeat) clearInterval(this.heartbeat)
+      this.heartbeat = null
       this.welcomed = false
       this.caughtUp = false
       this.deltaPages = []
@@ -189,6 +198,18 @@ export class SyncConnection {
       this.emitStatus()
       if (this.wanted) this.scheduleReconnect()
     }
+  }
+
+  /** Pings a quiet server, and drops a socket that stopped answering (a half-open connection). */
+  private startHeartbeat(socket: SocketLike): void {
+    const every = this.options.heartbeatMs ?? 25_000
+    if (this.heartbeat) clearInterval(this.heartbeat)
+    this.heartbeat = setInterval(() => {
+      if (this.socket !== socket) return
+      if (Date.now() - this.lastHeard > 2 * every) socket.close(4000, 'server silent')
+      else this.send({ type: 'ping' })
+    }, every)
+    ;(this.heartbeat as { unref?: () => void }).unref?.()
   }
 
   private scheduleReconnect(): void {

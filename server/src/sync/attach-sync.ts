@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Store } from '@hearth/engine'
-import { trimChangeLog } from '@hearth/engine/sync'
+import { trimChangeLog, trimRejections } from '@hearth/engine/sync'
 import type { ServerType } from '@hono/node-server'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Logger } from 'pino'
@@ -24,6 +24,9 @@ export interface AttachSyncOptions {
   /** How often followed households' clocks are polled for writes made elsewhere (ms). */
   pollMs?: number
 }
+
+/** How often the server pings every socket; one that missed the previous ping is dropped. */
+const HEARTBEAT_MS = 30_000
 
 /** How often change-log rows past the window are trimmed. */
 const TRIM_INTERVAL_MS = 60 * 60_000
@@ -56,7 +59,8 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     : null
   const windowDays = Number(process.env.HEARTH_SYNC_LOG_WINDOW_DAYS || 30)
   const trimmer = setInterval(() => {
-    trimChangeLog(store.db, new Date(Date.now() - windowDays * 86_400_000)).catch((err) =>
+    const before = new Date(Date.now() - windowDays * 86_400_000)
+    Promise.all([trimChangeLog(store.db, before), trimRejections(store.db, before)]).catch((err) =>
       logger.error({ err }, 'change log trim failed'),
     )
   }, TRIM_INTERVAL_MS)
@@ -76,7 +80,23 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     wss.handleUpgrade(request, socket, head, (ws) => open(ws, request))
   })
 
+  // A device that vanished without closing (sleep, lost network) would hold its session for ever.
+  const alive = new WeakMap<WebSocket, boolean>()
+  const heartbeat = setInterval(() => {
+    for (const client of wss.clients) {
+      if (alive.get(client) === false) {
+        client.terminate()
+        continue
+      }
+      alive.set(client, false)
+      client.ping()
+    }
+  }, HEARTBEAT_MS)
+  heartbeat.unref()
+
   function open(ws: WebSocket, request: IncomingMessage): void {
+    alive.set(ws, true)
+    ws.on('pong', () => alive.set(ws, true))
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
     const session = new SyncSession(
       {
@@ -101,6 +121,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   server.close = ((callback?: (err?: Error) => void) => {
     hub.close()
     clearInterval(trimmer)
+    clearInterval(heartbeat)
     void listener?.close()
     for (const session of sessions) session.close()
     for (const client of wss.clients) client.terminate()

@@ -37,6 +37,15 @@ export async function trimChangeLog(
   })
 }
 
+/** Forgets rejection records older than `before`; a device away that long has been reset anyway. */
+export async function trimRejections(db: Kysely<Database>, before: Date): Promise<number> {
+  const result = await syncDb(db)
+    .deleteFrom('sync_rejections')
+    .where('created_at', '<', before)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
 /** The highest trimmed version of a household: a cursor below it cannot be served from the log. */
 export async function logFloor(db: Kysely<Database>, householdId: string): Promise<number> {
   const row = await syncDb(db)
