@@ -29,14 +29,36 @@ export async function openBenchStore(name: StoreName): Promise<Store> {
 }
 
 async function openPostgres(): Promise<Store> {
-  const url = new URL(POSTGRES_URL)
-  const database = url.pathname.slice(1)
+  const database = new URL(POSTGRES_URL).pathname.slice(1)
+  await withAdmin(async (admin) => {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [database])
+    if (exists.rowCount === 0) await admin.query(`create database "${database.replaceAll('"', '')}"`)
+  })
+  return openPostgresStore({ url: POSTGRES_URL, poolSize: 4 })
+}
+
+/**
+ * A database of its own on the bench server, for a benchmark that seeds what it measures and
+ * should leave nothing behind: `drop()` removes it.
+ */
+export async function scratchPostgres(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const database = `${prefix}_${Date.now()}_${process.pid}`
+  await withAdmin((admin) => admin.query(`create database "${database}"`))
+  const url = Object.assign(new URL(POSTGRES_URL), { pathname: `/${database}` }).toString()
+  const drop = async () => {
+    await withAdmin((admin) => admin.query(`drop database if exists "${database}" with (force)`))
+  }
+  return { url, drop }
+}
+
+async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({
-    connectionString: Object.assign(new URL(url), { pathname: '/postgres' }).toString(),
+    connectionString: Object.assign(new URL(POSTGRES_URL), { pathname: '/postgres' }).toString(),
   })
   await admin.connect()
-  const exists = await admin.query('select 1 from pg_database where datname = $1', [database])
-  if (exists.rowCount === 0) await admin.query(`create database "${database.replaceAll('"', '')}"`)
-  await admin.end()
-  return openPostgresStore({ url: POSTGRES_URL, poolSize: 4 })
+  try {
+    return await work(admin)
+  } finally {
+    await admin.end()
+  }
 }

@@ -62,8 +62,13 @@ export interface RebaseOutcome {
   pending: number
 }
 
-/** How many confirmed records the queue file may hold before it is rewritten. */
+/**
+ * How many mutation records the queue file may hold before it is rewritten without the confirmed
+ * ones: while some are pending (the rewrite copies them), and when none are (it writes a header).
+ * Rewriting costs two fsyncs, so an online device does it now and then, not after every echo.
+ */
 const COMPACT_AFTER = 2000
+const COMPACT_IDLE_AFTER = 200
 
 /**
  * The device's local database: the engine's schema on PGlite, the server's rows, and pending
@@ -278,6 +283,8 @@ export class Replica {
 
   async close(): Promise<void> {
     await this.mutex.run(async () => {
+      // A device that closes with nothing pending leaves a queue of its header alone.
+      if (this.pendingCount === 0 && this.queueRecords > 0) await this.compactQueue(0, true)
       await this.queue.close()
       await this.store.close()
     })
@@ -349,9 +356,9 @@ export class Replica {
       .execute()
   }
 
-  /** Rewrites the queue without confirmed records once they pile up, or when nothing is pending. */
-  private async compactQueue(pending: number): Promise<void> {
-    if (this.queueRecords === 0 || (pending > 0 && this.queueRecords < COMPACT_AFTER)) return
+  /** Rewrites the queue without its confirmed records once they pile up. */
+  private async compactQueue(pending: number, now = false): Promise<void> {
+    if (!now && this.queueRecords < (pending > 0 ? COMPACT_AFTER : COMPACT_IDLE_AFTER)) return
     const rest = await this.pendingAfter(this.identity.lmid, Number.MAX_SAFE_INTEGER)
     await this.queue.rewrite([
       {

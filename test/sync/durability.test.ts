@@ -56,10 +56,9 @@ describe('device durability', () => {
     expect((await reopened.query.listTags({})).map((t) => t.name)).toEqual(['Tag 0', 'Tag 1', 'Tag 2'])
     await expectConverged(server, owner.householdId, [reopened])
     expect((await serverTags(owner.householdId)).map((t) => t.id).sort()).toEqual([...ids].sort())
-    // Confirmed records leave the queue file; only the device header stays.
-    await eventually(() =>
-      expect(queueLines(folder)).toEqual([expect.objectContaining({ type: 'client', clientId: a.clientId })]),
-    )
+    // Confirmed records leave the queue file when it is compacted: at the latest, on close.
+    await closeDevice(reopened)
+    expect(queueLines(folder)).toEqual([expect.objectContaining({ type: 'client', clientId: a.clientId })])
   })
 
   it('applies on restart a mutation that reached the queue but not the replica', async () => {
@@ -130,5 +129,16 @@ describe('live queries and status', () => {
     a.sync.connect()
     await a.sync.whenSynced()
     expect(a.sync.status).toEqual({ state: 'online', pending: 0, version: version! + 1 })
+  })
+  it('compacts the queue of a device that stays online, keeping it from growing for ever', async () => {
+    const owner = await newOwner(server)
+    const folder = await newDeviceFolder()
+    const a = await newDevice(server, owner, { store: folder })
+    await a.sync.whenSynced()
+    for (let i = 0; i < 210; i++) await a.mutate.createTag({ id: ulid(), name: `Tag ${i}` })
+    await a.sync.whenSynced()
+    // Past 200 confirmed records with nothing pending, a rebase rewrites the file to its header.
+    await eventually(() => expect(queueLines(folder).length).toBeLessThan(20))
+    expect(queueLines(folder)[0]).toMatchObject({ type: 'client', clientId: a.clientId })
   })
 })

@@ -3,7 +3,7 @@ import pino from 'pino'
 import { ulid } from 'ulidx'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { newOwner, sharedStore, TEST_DATABASE_URL } from '../src/index.ts'
-import { closeDevices, eventually, expectConverged, newDevice } from './devices.ts'
+import { closeDevice, closeDevices, eventually, expectConverged, newDevice } from './devices.ts'
 
 let first: RunningServer
 let second: RunningServer
@@ -39,5 +39,42 @@ describe('several server instances', () => {
       expect(await a.query.getTag({ id })).toMatchObject({ name: 'Summer holiday' }),
     )
     await expectConverged(first, owner.householdId, [a, b])
+  })
+
+  // Several instances exist only on PostgreSQL: a PGlite folder belongs to one process.
+  it.skipIf(!TEST_DATABASE_URL)('shows presence across instances, joining late and leaving', async () => {
+    const owner = await newOwner(first)
+    const a = await newDevice(first, owner, { deviceName: 'Phone' })
+    await a.sync.whenSynced()
+    a.presence.set({ screen: 'budget' })
+    // B's instance opens the household's room after A's state was set, so it has to ask for it.
+    const b = await newDevice(second, owner, { deviceName: 'Laptop' })
+    await b.sync.whenSynced()
+    await eventually(() =>
+      expect(b.presence.list()).toEqual([
+        {
+          userId: owner.userId,
+          clientId: a.clientId,
+          deviceName: 'Phone',
+          state: { screen: 'budget' },
+          self: false,
+        },
+      ]),
+    )
+    b.presence.set({ screen: 'accounts' })
+    await eventually(() =>
+      expect(a.presence.list()).toContainEqual(
+        expect.objectContaining({
+          clientId: b.clientId,
+          deviceName: 'Laptop',
+          state: { screen: 'accounts' },
+        }),
+      ),
+    )
+    a.presence.set({ screen: 'reports' })
+    await eventually(() => expect(b.presence.list()[1]?.state).toEqual({ screen: 'reports' }))
+
+    await closeDevice(a)
+    await eventually(() => expect(b.presence.list().map((e) => e.clientId)).toEqual([b.clientId]))
   })
 })

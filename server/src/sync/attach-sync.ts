@@ -4,11 +4,17 @@ import type { Store } from '@hearth/engine'
 import { trimChangeLog, trimRejections } from '@hearth/engine/sync'
 import type { ServerType } from '@hono/node-server'
 import type { OpenAPIHono } from '@hono/zod-openapi'
+import { sql } from 'kysely'
 import type { Logger } from 'pino'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { AppEnv } from '../http/env.ts'
-import { listenForHouseholdChanges } from './household-listener.ts'
-import { PresenceRooms } from './presence-rooms.ts'
+import {
+  HOUSEHOLD_CHANNEL,
+  listenOnPostgres,
+  PRESENCE_CHANNEL,
+  parseHouseholdVersion,
+} from './postgres-listener.ts'
+import { type PresenceRelay, PresenceRooms, type RelayedPresence } from './presence-rooms.ts'
 import { syncRoutes } from './routes.ts'
 import { SyncHub } from './sync-hub.ts'
 import { SyncSession } from './sync-session.ts'
@@ -54,8 +60,29 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     pollMs: configured ?? (options.databaseUrl ? POLL_BEHIND_LISTEN_MS : POLL_MS),
     logger,
   })
+  // Several instances share one PostgreSQL: they hear each other's writes and presence through it.
+  const relay: PresenceRelay | undefined = options.databaseUrl
+    ? {
+        publish: (message) => {
+          sql`select pg_notify(${PRESENCE_CHANNEL}, ${JSON.stringify(message)})`
+            .execute(store.db)
+            .catch((err) => logger.warn({ err }, 'presence relay failed'))
+        },
+      }
+    : undefined
+  const presence = new PresenceRooms(relay)
   const listener = options.databaseUrl
-    ? listenForHouseholdChanges(options.databaseUrl, (householdId) => hub.notify(householdId), logger)
+    ? listenOnPostgres(
+        options.databaseUrl,
+        {
+          [HOUSEHOLD_CHANNEL]: (payload) => {
+            const bump = parseHouseholdVersion(payload)
+            if (bump) hub.notify(bump.householdId)
+          },
+          [PRESENCE_CHANNEL]: (payload) => presence.relayed(JSON.parse(payload) as RelayedPresence),
+        },
+        logger,
+      )
     : null
   const windowDays = Number(process.env.HEARTH_SYNC_LOG_WINDOW_DAYS || 30)
   const trimmer = setInterval(() => {
@@ -65,7 +92,6 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     )
   }, TRIM_INTERVAL_MS)
   trimmer.unref()
-  const presence = new PresenceRooms()
   const sessions = new Set<SyncSession>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
 

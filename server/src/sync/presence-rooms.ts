@@ -25,21 +25,71 @@ export interface PresenceMember {
 /** Largest JSON state one device may set, in characters. */
 const MAX_STATE_CHARS = 2048
 
+/** The owner of awareness ids whose devices are attached to another server instance. */
+const ELSEWHERE = Symbol('another server instance')
+
 interface Room {
   awareness: Awareness
   /** Which device set each awareness client id; a device may only speak for its own ids. */
-  owners: Map<number, PresenceMember>
+  owners: Map<number, PresenceMember | typeof ELSEWHERE>
   members: Set<PresenceMember>
+}
+
+/**
+ * What one server instance tells the others about a household's presence: a stamped awareness
+ * update for one id (`update`, base64), or a request that each instance repeat its own devices'
+ * states (`ask`, sent when an instance opens a room).
+ */
+export interface RelayedPresence {
+  from: string
+  householdId: string
+  update?: string
+  ask?: true
+}
+
+/** Carries presence between server instances (PostgreSQL NOTIFY); absent with one instance. */
+export interface PresenceRelay {
+  publish(message: RelayedPresence): void
 }
 
 /**
  * Presence per household over y-protocols awareness: which members and devices are online, and
  * the small state each sets (the screen it shows). States are relayed to the household's other
  * devices, stamped with the sender's identity, and removed when the device leaves or goes
- * silent for 30 seconds. Nothing here touches the database.
+ * silent for 30 seconds. Nothing here touches the database. With a relay, the states of devices
+ * attached to other server instances join the room too: each instance publishes its own devices'
+ * updates one id at a time (a NOTIFY payload holds 8,000 bytes), and an instance opening a room
+ * asks the others for theirs. A crashed instance's states expire on the others after 30 seconds.
  */
 export class PresenceRooms {
   private readonly rooms = new Map<string, Room>()
+
+  constructor(
+    private readonly relay?: PresenceRelay,
+    /** This instance's name on the relay, so it can ignore its own messages. */
+    private readonly instanceId = crypto.randomUUID(),
+  ) {}
+
+  /** A message from the relay: another instance's device states, or its request for ours. */
+  relayed(message: RelayedPresence): void {
+    if (message.from === this.instanceId) return
+    const room = this.rooms.get(message.householdId)
+    if (!room) return
+    if (message.ask) {
+      for (const [id, owner] of room.owners) {
+        if (owner !== ELSEWHERE && room.awareness.getStates().has(id))
+          this.publish(message.householdId, room, id)
+      }
+      return
+    }
+    if (!message.update) return
+    const update = new Uint8Array(Buffer.from(message.update, 'base64'))
+    const ids = awarenessIds(update)
+    // A clash with a local device's id (random 32-bit ids) is refused rather than overwritten.
+    if (!ids || ids.some((id) => (room.owners.get(id) ?? ELSEWHERE) !== ELSEWHERE)) return
+    for (const id of ids) room.owners.set(id, ELSEWHERE)
+    applyAwarenessUpdate(room.awareness, update, ELSEWHERE)
+  }
 
   /** A device joined: it receives everyone's current state. */
   join(member: PresenceMember): void {
@@ -91,10 +141,38 @@ export class PresenceRooms {
         if (ids.length === 0) return
         const message = encodeAwarenessUpdate(awareness, ids)
         for (const m of created.members) if (m !== origin) m.sendPresence(message)
+        if (origin !== ELSEWHERE) {
+          for (const id of ids)
+            if (created.owners.get(id) !== ELSEWHERE) this.publish(householdId, created, id)
+        }
+        for (const id of removed) if (created.owners.get(id) === ELSEWHERE) created.owners.delete(id)
       },
     )
     this.rooms.set(householdId, created)
+    this.relay?.publish({ from: this.instanceId, householdId, ask: true })
     return created
+  }
+
+  private publish(householdId: string, room: Room, id: number): void {
+    if (!this.relay) return
+    const update = Buffer.from(encodeAwarenessUpdate(room.awareness, [id])).toString('base64')
+    this.relay.publish({ from: this.instanceId, householdId, update })
+  }
+}
+
+/** The awareness ids an update speaks for, or null when it does not decode. */
+function awarenessIds(update: Uint8Array): number[] | null {
+  try {
+    const decoder = decoding.createDecoder(update)
+    const ids: number[] = []
+    for (let count = decoding.readVarUint(decoder); count > 0; count--) {
+      ids.push(decoding.readVarUint(decoder))
+      decoding.readVarUint(decoder)
+      decoding.readVarString(decoder)
+    }
+    return ids
+  } catch {
+    return null
   }
 }
 
