@@ -218,7 +218,8 @@ export class Replica {
           return { confirmed: [], pending: pending.length }
         }
         await asReplica(tx, async () => {
-          await undoPending(tx)
+          // Undo images exist only for pending mutations.
+          if (pending.length > 0) await undoPending(tx)
           if (incoming.kind === 'snapshot') {
             await clearHousehold(tx, householdId)
             for (const page of incoming.tables) await loadRows(tx, page.table, page.rows)

@@ -77,7 +77,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
         {
           [HOUSEHOLD_CHANNEL]: (payload) => {
             const bump = parseHouseholdVersion(payload)
-            if (bump) hub.notify(bump.householdId)
+            if (bump) hub.notify(bump.householdId, bump.version)
           },
           [PRESENCE_CHANNEL]: (payload) => presence.relayed(JSON.parse(payload) as RelayedPresence),
         },

@@ -32,8 +32,13 @@ export class SyncHub {
   private readonly seen = new Map<string, number>()
   private timer: ReturnType<typeof setInterval> | null = null
   private polling = false
-  /** Households with a fan-out read running, and whether another was asked for meanwhile. */
-  private readonly broadcasting = new Map<string, boolean>()
+  /**
+   * Households with a fan-out read running, and what was asked for meanwhile: another read
+   * (`any`), or only versions up to `upTo`, which the running read may already cover.
+   */
+  private readonly broadcasting = new Map<string, { any: boolean; upTo: number }>()
+  /** The version each household's last fan-out read reached. */
+  private readonly delivered = new Map<string, number>()
 
   constructor(
     private readonly store: Store,
@@ -69,6 +74,7 @@ export class SyncHub {
     if (set.size === 0) {
       this.members.delete(member.householdId)
       this.seen.delete(member.householdId)
+      this.delivered.delete(member.householdId)
     }
   }
 
@@ -77,13 +83,17 @@ export class SyncHub {
    * once and offered to each device, rather than read once per device; calls that come while a
    * read runs are folded into one more read after it.
    */
-  notify(householdId: string): void {
+  notify(householdId: string, version?: number): void {
     if (!this.members.has(householdId)) return
-    if (this.broadcasting.has(householdId)) {
-      this.broadcasting.set(householdId, true)
+    // A version the last read reached (LISTEN announcing a push this instance already fanned out).
+    if (version !== undefined && version <= (this.delivered.get(householdId) ?? -1)) return
+    const running = this.broadcasting.get(householdId)
+    if (running) {
+      if (version === undefined) running.any = true
+      else running.upTo = Math.max(running.upTo, version)
       return
     }
-    this.broadcasting.set(householdId, false)
+    this.broadcasting.set(householdId, { any: false, upTo: -1 })
     void this.broadcast(householdId)
   }
 
@@ -99,6 +109,8 @@ export class SyncHub {
           since,
           members.map((m) => m.clientId),
         )
+        if (delta)
+          this.delivered.set(householdId, Math.max(delta.version, this.delivered.get(householdId) ?? -1))
         for (const m of members) {
           if (delta) m.offer(delta)
           else m.householdChanged()
@@ -108,9 +120,10 @@ export class SyncHub {
         for (const m of members) m.householdChanged()
       }
     } finally {
-      const again = this.broadcasting.get(householdId)
+      const asked = this.broadcasting.get(householdId)
       this.broadcasting.delete(householdId)
-      if (again) this.notify(householdId)
+      if (asked?.any) this.notify(householdId)
+      else if (asked && asked.upTo >= 0) this.notify(householdId, asked.upTo)
     }
   }
 

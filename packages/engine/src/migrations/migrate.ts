@@ -4,6 +4,7 @@ import * as catalog from './0002-catalog.ts'
 import * as ledger from './0003-ledger.ts'
 import * as sync from './0004-sync.ts'
 import * as syncLogWindow from './0005-sync-log-window.ts'
+import * as syncApplySkipsEmpty from './0006-sync-apply-skips-empty.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-ledger': ledger,
   '0004-sync': sync,
   '0005-sync-log-window': syncLogWindow,
+  '0006-sync-apply-skips-empty': syncApplySkipsEmpty,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
