@@ -37,9 +37,9 @@ const HEARTBEAT_MS = 30_000
 /** How often change-log rows past the window are trimmed. */
 const TRIM_INTERVAL_MS = 60 * 60_000
 
-/** The clock poll without LISTEN (PGlite): how late a REST write may reach devices. */
+/** The clock poll with no way to listen: how late a write made elsewhere may reach devices. */
 const POLL_MS = 50
-/** The clock poll behind LISTEN: only a safety net for a dropped listener connection. */
+/** The clock poll behind LISTEN: only a safety net for a missed announcement. */
 const POLL_BEHIND_LISTEN_MS = 1000
 
 /** Largest sync message a device may send, in bytes. */
@@ -56,10 +56,15 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const { app, store, logger } = options
   const configured =
     options.pollMs ?? (process.env.HEARTH_SYNC_POLL_MS ? Number(process.env.HEARTH_SYNC_POLL_MS) : undefined)
+  const listens = Boolean(options.databaseUrl || store.listen)
   const hub = new SyncHub(store, {
-    pollMs: configured ?? (options.databaseUrl ? POLL_BEHIND_LISTEN_MS : POLL_MS),
+    pollMs: configured ?? (listens ? POLL_BEHIND_LISTEN_MS : POLL_MS),
     logger,
   })
+  const householdChanged = (payload: string) => {
+    const bump = parseHouseholdVersion(payload)
+    if (bump) hub.notify(bump.householdId, bump.version)
+  }
   // Several instances share one PostgreSQL: they hear each other's writes and presence through it.
   const relay: PresenceRelay | undefined = options.databaseUrl
     ? {
@@ -75,15 +80,19 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     ? listenOnPostgres(
         options.databaseUrl,
         {
-          [HOUSEHOLD_CHANNEL]: (payload) => {
-            const bump = parseHouseholdVersion(payload)
-            if (bump) hub.notify(bump.householdId, bump.version)
-          },
+          [HOUSEHOLD_CHANNEL]: householdChanged,
           [PRESENCE_CHANNEL]: (payload) => presence.relayed(JSON.parse(payload) as RelayedPresence),
         },
         logger,
       )
     : null
+  // The embedded store announces its own commits, REST writes included, on its one connection.
+  const unlisten = options.databaseUrl
+    ? undefined
+    : store.listen?.(HOUSEHOLD_CHANNEL, householdChanged).catch((err) => {
+        logger.warn({ err }, 'the store cannot announce commits; the clock poll finds them')
+        return async () => {}
+      })
   const windowDays = Number(process.env.HEARTH_SYNC_LOG_WINDOW_DAYS || 30)
   const trimmer = setInterval(() => {
     const before = new Date(Date.now() - windowDays * 86_400_000)
@@ -149,6 +158,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     clearInterval(trimmer)
     clearInterval(heartbeat)
     void listener?.close()
+    void unlisten?.then((stop) => stop()).catch(() => {})
     for (const session of sessions) session.close()
     for (const client of wss.clients) client.terminate()
     presence.close()

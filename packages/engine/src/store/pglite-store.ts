@@ -28,6 +28,7 @@ export function wrapPGlite(pg: PGlite, location: string, onClose?: () => Promise
     db,
     kind: 'pglite',
     location,
+    listen: (channel, onPayload) => pg.listen(channel, onPayload),
     async close() {
       await db.destroy()
       await onClose?.()

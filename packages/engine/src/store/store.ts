@@ -7,5 +7,11 @@ export interface Store {
   kind: 'pglite' | 'postgres'
   /** Where the data lives, for log lines: a folder, `memory://`, or a redacted URL. */
   location: string
+  /**
+   * Hears `NOTIFY channel` from this store's own connection, on PGlite (one connection, one
+   * process); answers the function that stops listening. PostgreSQL stores have none: a pooled
+   * connection cannot hold LISTEN, so the server listens there on a connection of its own.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
 }
