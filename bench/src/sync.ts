@@ -88,9 +88,14 @@ async function benchStore(name: StoreName): Promise<Row[]> {
         if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
       })
     let copies = 0
-    const device = async (household: string) => {
+    /** A fresh device folder: the migrated template plus an empty queue. */
+    const deviceFolder = () => {
       const folder = join(work, `device-${copies++}`)
       cpSync(template, join(folder, 'pgdata'), { recursive: true })
+      return folder
+    }
+    const device = async (household: string) => {
+      const folder = deviceFolder()
       const d = await createHearth({ serverUrl: url, token: seeded.token, household, store: folder })
       devices.push(d)
       return d
@@ -112,11 +117,6 @@ async function benchStore(name: StoreName): Promise<Row[]> {
     row('REST write (POST tags), the yardstick', restFigure)
 
     // A change on A (a device in a process of its own) seen on B (a device in this one).
-    const deviceFolder = () => {
-      const folder = join(work, `device-${copies++}`)
-      cpSync(template, join(folder, 'pgdata'), { recursive: true })
-      return folder
-    }
     const a = await deviceProcess({
       HEARTH_SERVER_URL: url,
       HEARTH_TOKEN: seeded.token,

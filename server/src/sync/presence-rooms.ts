@@ -160,20 +160,32 @@ export class PresenceRooms {
   }
 }
 
-/** The awareness ids an update speaks for, or null when it does not decode. */
-function awarenessIds(update: Uint8Array): number[] | null {
+interface AwarenessEntry {
+  id: number
+  clock: number
+  /** The state as JSON text. */
+  text: string
+}
+
+/** The entries of an awareness update (y-protocols' encoding), or null when it does not decode. */
+function decodeEntries(update: Uint8Array): AwarenessEntry[] | null {
   try {
     const decoder = decoding.createDecoder(update)
-    const ids: number[] = []
+    const entries: AwarenessEntry[] = []
     for (let count = decoding.readVarUint(decoder); count > 0; count--) {
-      ids.push(decoding.readVarUint(decoder))
-      decoding.readVarUint(decoder)
-      decoding.readVarString(decoder)
+      const id = decoding.readVarUint(decoder)
+      const clock = decoding.readVarUint(decoder)
+      entries.push({ id, clock, text: decoding.readVarString(decoder) })
     }
-    return ids
+    return entries
   } catch {
     return null
   }
+}
+
+/** The awareness ids an update speaks for, or null when it does not decode. */
+function awarenessIds(update: Uint8Array): number[] | null {
+  return decodeEntries(update)?.map((e) => e.id) ?? null
 }
 
 /**
@@ -181,16 +193,12 @@ function awarenessIds(update: Uint8Array): number[] | null {
  * speaks for an id another device owns or a state is too large.
  */
 function stamp(update: Uint8Array, member: PresenceMember, room: Room): Uint8Array | null {
+  const entries = decodeEntries(update)
+  if (!entries) return null
   try {
-    const decoder = decoding.createDecoder(update)
     const encoder = encoding.createEncoder()
-    const count = decoding.readVarUint(decoder)
-    encoding.writeVarUint(encoder, count)
-    const claimed: number[] = []
-    for (let i = 0; i < count; i++) {
-      const id = decoding.readVarUint(decoder)
-      const clock = decoding.readVarUint(decoder)
-      const text = decoding.readVarString(decoder)
+    encoding.writeVarUint(encoder, entries.length)
+    for (const { id, clock, text } of entries) {
       const owner = room.owners.get(id)
       if ((owner && owner !== member) || text.length > MAX_STATE_CHARS) return null
       const state = JSON.parse(text) as Record<string, unknown> | null
@@ -199,9 +207,8 @@ function stamp(update: Uint8Array, member: PresenceMember, room: Room): Uint8Arr
       encoding.writeVarUint(encoder, id)
       encoding.writeVarUint(encoder, clock)
       encoding.writeVarString(encoder, JSON.stringify(stamped))
-      claimed.push(id)
     }
-    for (const id of claimed) room.owners.set(id, member)
+    for (const { id } of entries) room.owners.set(id, member)
     return encoding.toUint8Array(encoder)
   } catch {
     return null
