@@ -1,12 +1,4 @@
-import {
-  catalogMutators,
-  type HouseholdContext,
-  identityMutators,
-  ledgerMutators,
-  runMutation,
-  SCOPES,
-  type Store,
-} from '@hearth/engine'
+import { type HouseholdContext, operations, runMutation, SCOPES, type Store } from '@hearth/engine'
 import { sql } from 'kysely'
 import { monotonicFactory } from 'ulidx'
 import { prng } from './stats.ts'
@@ -99,23 +91,23 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
   const ctx: HouseholdContext = { ...actor, householdId, role: 'owner' }
   const run = (mutator: any, args: unknown) => runMutation(store.db, mutator, args, ctx)
 
-  await runMutation(store.db, identityMutators.createUser, { id: userId, name: 'Bench owner' }, actor)
-  await run(identityMutators.createHousehold, { id: householdId, name: BENCH_HOUSEHOLD, baseCurrency: 'EUR' })
+  await runMutation(store.db, operations.users.create, { id: userId, name: 'Bench owner' }, actor)
+  await run(operations.households.create, { id: householdId, name: BENCH_HOUSEHOLD, baseCurrency: 'EUR' })
 
   const categoryIds: string[] = []
   for (const group of GROUPS) {
     const groupId = id(start)
-    await run(catalogMutators.createCategoryGroup, { id: groupId, name: group })
+    await run(operations.categoryGroups.create, { id: groupId, name: group })
     for (let i = 0; i < SEED.categories / GROUPS.length; i++) {
       const categoryId = id(start)
-      await run(catalogMutators.createCategory, { id: categoryId, groupId, name: `${group} ${i + 1}` })
+      await run(operations.categories.create, { id: categoryId, groupId, name: `${group} ${i + 1}` })
       categoryIds.push(categoryId)
     }
   }
   const payeeIds: string[] = []
   for (let i = 0; i < SEED.payees; i++) {
     const payeeId = id(start)
-    await run(catalogMutators.createPayee, {
+    await run(operations.payees.create, {
       id: payeeId,
       name: `Payee ${i + 1} ${pick(['Market', 'Shop', 'Cafe', 'Online', 'Services'])}`,
     })
@@ -127,7 +119,7 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
     SEED.tags,
   )) {
     const tagId = id(start)
-    await run(catalogMutators.createTag, { id: tagId, name })
+    await run(operations.tags.create, { id: tagId, name })
     tagIds.push(tagId)
   }
   const flagIds = (
@@ -138,7 +130,7 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
   const accountIds: string[] = []
   for (const account of ACCOUNTS) {
     const accountId = id(start)
-    await run(ledgerMutators.createAccount, {
+    await run(operations.accounts.create, {
       id: accountId,
       name: account.name,
       type: account.type,
@@ -161,7 +153,7 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
   let written = 0
   const flush = async () => {
     if (batch.length === 0) return
-    await run(ledgerMutators.bulkCreateTransactions, { transactions: batch.splice(0) })
+    await run(operations.transactions.bulkCreate, { transactions: batch.splice(0) })
   }
   const began = performance.now()
   for (let n = 0; n < plain; n++) {
@@ -210,7 +202,7 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
     const from = pick(onBudget)
     let to = pick(accountIds)
     if (to === from) to = accountIds[(accountIds.indexOf(from) + 1) % accountIds.length]!
-    await run(ledgerMutators.createTransfer, {
+    await run(operations.transactions.transfer, {
       fromAccountId: from,
       toAccountId: to,
       amountCents: Math.floor(random() * 100_000) + 1000,

@@ -1,8 +1,7 @@
 import {
   encodeCursor,
   type HouseholdContext,
-  ledgerMutators,
-  ledgerQueries,
+  operations,
   runMutation,
   runQuery,
   type Store,
@@ -54,7 +53,7 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
   out.push({
     store: name,
     measure: 'transactions list, first page (50)',
-    engine: await time(() => runQuery(db, ledgerQueries.listTransactions, {}, ctx)),
+    engine: await time(() => runQuery(db, operations.transactions.list, {}, ctx)),
     baseline: await time(() =>
       sql`select * from transactions where household_id = ${h} and deleted_at is null and merged_into_id is null
         order by date desc, id desc limit 51`.execute(db),
@@ -72,7 +71,7 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
   out.push({
     store: name,
     measure: 'transactions list, filtered page',
-    engine: await time(() => runQuery(db, ledgerQueries.listTransactions, filter, ctx)),
+    engine: await time(() => runQuery(db, operations.transactions.list, filter, ctx)),
     baseline: await time(() =>
       sql`select * from transactions where household_id = ${h} and deleted_at is null and merged_into_id is null
         and account_id = ${account} and status in ('cleared', 'reconciled') and date >= '2019-01-01'::date
@@ -90,7 +89,7 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
   out.push({
     store: name,
     measure: 'transactions list, cursor page at row 50,000',
-    engine: await time(() => runQuery(db, ledgerQueries.listTransactions, { cursor }, ctx)),
+    engine: await time(() => runQuery(db, operations.transactions.list, { cursor }, ctx)),
     baseline: await time(() =>
       sql`select * from transactions where household_id = ${h} and deleted_at is null and merged_into_id is null
         and (date, id) < (${at.date}::date, ${at.id}) order by date desc, id desc limit 51`.execute(db),
@@ -101,7 +100,7 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
   out.push({
     store: name,
     measure: 'account list with balances',
-    engine: await time(() => runQuery(db, ledgerQueries.listAccounts, {}, ctx)),
+    engine: await time(() => runQuery(db, operations.accounts.list, {}, ctx)),
     baseline: await time(() =>
       sql`select * from accounts where household_id = ${h} and deleted_at is null
         order by group_name, position, id`.execute(db),
@@ -114,7 +113,7 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
   const scratch = id()
   await runMutation(
     db,
-    ledgerMutators.createAccount,
+    operations.accounts.create,
     { id: scratch, name: `Bench scratch ${scratch}`, type: 'cash' },
     ctx,
   )
@@ -131,7 +130,7 @@ async function measure(name: string, store: Store, seeded: SeededHousehold): Pro
     store: name,
     measure: 'bulk create, 500 rows',
     engine: await time(
-      () => runMutation(db, ledgerMutators.bulkCreateTransactions, { transactions: rows() }, ctx),
+      () => runMutation(db, operations.transactions.bulkCreate, { transactions: rows() }, ctx),
       {
         runs: 10,
         warmup: 1,

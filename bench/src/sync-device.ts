@@ -33,7 +33,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   switch (command.cmd) {
     case 'create': {
       const startedAt = now()
-      await device.mutate.createTag({ id: command.id, name: `seen ${command.id}` })
+      await device.mutate.tags.create({ id: command.id, name: `seen ${command.id}` })
       answer({ startedAt, answeredMs: now() - startedAt })
       break
     }
@@ -44,7 +44,7 @@ for await (const line of createInterface({ input: process.stdin })) {
     case 'queue': {
       const startedAt = now()
       for (let i = 0; i < command.count; i++)
-        await device.mutate.createTag({ id: ulid(), name: `queued ${i}` })
+        await device.mutate.tags.create({ id: ulid(), name: `queued ${i}` })
       answer({ ms: now() - startedAt })
       break
     }

@@ -9,15 +9,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createHearth, type Hearth } from '@hearth/client'
-import {
-  identityMutators,
-  ledgerMutators,
-  migrateToLatest,
-  openPGliteStore,
-  runMutation,
-  SCOPES,
-  type Store,
-} from '@hearth/engine'
+import { migrateToLatest, openPGliteStore, operations, runMutation, SCOPES, type Store } from '@hearth/engine'
 import { openPostgresStore } from '@hearth/engine/node'
 import { mintApiKey } from '@hearth/server'
 import { sql } from 'kysely'
@@ -208,12 +200,12 @@ async function seed(store: Store) {
   const userId = id()
   const now = new Date()
   const actor = { userId, scopes: [...SCOPES], now }
-  await runMutation(store.db, identityMutators.createUser, { id: userId, name: 'Sync bench' }, actor)
+  await runMutation(store.db, operations.users.create, { id: userId, name: 'Sync bench' }, actor)
   const household = async (name: string) => {
     const householdId = id()
     await runMutation(
       store.db,
-      identityMutators.createHousehold,
+      operations.households.create,
       { id: householdId, name },
       {
         ...actor,
@@ -230,7 +222,7 @@ async function seed(store: Store) {
   for (const [i, accountId] of accounts.entries()) {
     await runMutation(
       store.db,
-      ledgerMutators.createAccount,
+      operations.accounts.create,
       { id: accountId, name: `Account ${i}`, type: 'cash' },
       ctx,
     )
@@ -243,12 +235,12 @@ async function seed(store: Store) {
       amountCents: -((n + k) % 9973) - 1,
       memo: (n + k) % 3 === 0 ? `memo ${n + k}` : null,
     }))
-    await runMutation(store.db, ledgerMutators.bulkCreateTransactions, { transactions }, ctx)
+    await runMutation(store.db, operations.transactions.bulkCreate, { transactions }, ctx)
   }
   const key = mintApiKey()
   await runMutation(
     store.db,
-    identityMutators.createApiKey,
+    operations.apiKeys.create,
     { id: id(), name: 'sync bench', scopes: [...SCOPES], keyHash: key.hash, prefix: key.prefix },
     actor,
   )

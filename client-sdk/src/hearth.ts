@@ -1,11 +1,6 @@
 import type { Mutator, Query, Store } from '@hearth/engine'
 import { runQuery } from '@hearth/engine'
-import {
-  type HouseholdMutators,
-  type HouseholdQueries,
-  householdMutators,
-  householdQueries,
-} from '@hearth/engine/sync'
+import { type DeviceMutators, type DeviceQueries, deviceMutators, deviceQueries } from '@hearth/engine/sync'
 import type { z } from 'zod'
 import { Emitter } from './emitter.ts'
 import { Presence, type PresenceEntry } from './presence.ts'
@@ -43,19 +38,38 @@ export interface HearthPlatform {
 type ResultOf<M> = M extends Mutator<z.ZodType, infer R, never> ? R : never
 type QueryResultOf<Q> = Q extends Query<z.ZodType, infer R, never> ? R : never
 
-/** Every household mutator as a call that answers from the local replica at once. */
+/**
+ * Every device mutator by its registry path (`mutate.tags.create(args)`), as a call that answers
+ * from the local replica at once and is pushed to the server under the same name.
+ */
 export type MutateCalls = {
-  [K in keyof HouseholdMutators]: (
-    args: z.input<HouseholdMutators[K]['args']>,
-  ) => Promise<ResultOf<HouseholdMutators[K]>>
+  [N in keyof DeviceMutators]: {
+    [V in keyof DeviceMutators[N]]: (
+      args: z.input<Arg<DeviceMutators[N][V]>>,
+    ) => Promise<ResultOf<DeviceMutators[N][V]>>
+  }
 }
 
-/** Every household query as a call on the local replica. */
+/** Every device query by its registry path (`query.tags.list()`), run on the local replica. */
 export type QueryCalls = {
-  [K in keyof HouseholdQueries]: (
-    args?: z.input<HouseholdQueries[K]['args']>,
-  ) => Promise<QueryResultOf<HouseholdQueries[K]>>
+  [N in keyof DeviceQueries]: {
+    [V in keyof DeviceQueries[N]]: (
+      args?: z.input<Arg<DeviceQueries[N][V]>>,
+    ) => Promise<QueryResultOf<DeviceQueries[N][V]>>
+  }
 }
+
+type Arg<O> = O extends { args: infer S extends z.ZodType } ? S : never
+
+/** A device query's name, `noun.verb`, as `watch` takes it. */
+export type QueryName = {
+  [N in keyof DeviceQueries]: `${N & string}.${keyof DeviceQueries[N] & string}`
+}[keyof DeviceQueries]
+type QueryAt<Name> = Name extends `${infer N extends keyof DeviceQueries & string}.${infer V}`
+  ? V extends keyof DeviceQueries[N]
+    ? DeviceQueries[N][V]
+    : never
+  : never
 
 /** The sync side of a Hearth instance. */
 export interface HearthSync {
@@ -91,10 +105,10 @@ export interface Hearth {
    * A live query: calls `listener` with the query's result now and again whenever local or synced
    * data changes it. Returns the unsubscribe function.
    */
-  watch<K extends keyof HouseholdQueries>(
+  watch<K extends QueryName>(
     name: K,
-    args: z.input<HouseholdQueries[K]['args']>,
-    listener: (result: QueryResultOf<HouseholdQueries[K]>) => void,
+    args: z.input<Arg<QueryAt<K>>>,
+    listener: (result: QueryResultOf<QueryAt<K>>) => void,
     onError?: (error: unknown) => void,
   ): () => void
   close(): Promise<void>
@@ -140,23 +154,18 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
         )
       : null
 
-  const mutate = Object.fromEntries(
-    Object.entries(householdMutators as Record<string, Mutator>).map(([key, mutator]) => [
-      key,
-      async (args: unknown) => {
-        const { mutation: queued, result } = await replica.mutate(mutator.name, args)
-        connection?.localMutation(queued)
-        events.emit('change', { source: 'local' })
-        return result
-      },
-    ]),
-  ) as MutateCalls
+  const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
+    const { mutation: queued, result } = await replica.mutate(mutator.name, args)
+    connection?.localMutation(queued)
+    events.emit('change', { source: 'local' })
+    return result
+  }) as MutateCalls
 
-  const query = Object.fromEntries(
-    Object.entries(householdQueries as Record<string, Query>).map(([key, q]) => [
-      key,
-      (args: unknown = {}) => runQuery(store.db, q, args, replica.context(new Date())),
-    ]),
+  const query = mapTree(
+    deviceQueries,
+    (q: Query) =>
+      (args: unknown = {}) =>
+        runQuery(store.db, q, args, replica.context(new Date())),
   ) as QueryCalls
 
   const offline: SyncStatus = { state: 'offline', pending: 0, version: null }
@@ -184,7 +193,10 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     presence: { set: (state) => presence.set(state), list: () => presence.list() },
     on: (event, listener) => events.on(event, listener),
     watch(name, args, listener, onError) {
-      const run = (query as Record<string, (a: unknown) => Promise<unknown>>)[name as string]!
+      const [noun, verb] = (name as string).split('.') as [string, string]
+      const run = (query as unknown as Record<string, Record<string, (a: unknown) => Promise<unknown>>>)[
+        noun
+      ]![verb]!
       let last: string | undefined
       let stopped = false
       let running: Promise<void> = Promise.resolve()
@@ -217,6 +229,16 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       await replica.close()
     },
   }
+}
+
+/** Maps a `{ noun: { verb: op } }` tree to the same shape of calls. */
+function mapTree<O, C>(tree: object, call: (op: O) => C): Record<string, Record<string, C>> {
+  return Object.fromEntries(
+    Object.entries(tree as Record<string, Record<string, O>>).map(([noun, verbs]) => [
+      noun,
+      Object.fromEntries(Object.entries(verbs).map(([verb, op]) => [verb, call(op)])),
+    ]),
+  )
 }
 
 function whenOnline(

@@ -15,11 +15,11 @@ import {
   applyChanges,
   asReplica,
   clearHousehold,
+  deviceMutator,
   loadRows,
   type RowChangeInput,
   recordUndoFor,
   syncDb,
-  syncMutators,
   type TableRows,
   undoPending,
 } from '@hearth/engine/sync'
@@ -152,8 +152,7 @@ export class Replica {
    */
   mutate(name: string, rawArgs: unknown): Promise<{ mutation: PendingMutation; result: unknown }> {
     return this.mutex.run(async () => {
-      const mutator = syncMutators.get(name)
-      if (!mutator) throw new EngineError(400, 'UNKNOWN_MUTATOR', `No mutator is named ${name}.`)
+      const mutator = deviceMutator(name)
       if (this.identity.version === null) {
         throw new EngineError(
           409,
@@ -324,8 +323,7 @@ export class Replica {
 
   /** Applies one mutation as pending: undo images on, deferred checks run at its end. */
   private async applyOne(tx: Transaction<Database>, m: PendingMutation) {
-    const mutator = syncMutators.get(m.name)
-    if (!mutator) throw new EngineError(400, 'UNKNOWN_MUTATOR', `No mutator is named ${m.name}.`)
+    const mutator = deviceMutator(m.name)
     const args = parseArgs(mutator.args, m.args)
     await recordUndoFor(tx, m.id)
     await sql`set constraints all deferred`.execute(tx)

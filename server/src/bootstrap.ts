@@ -1,4 +1,4 @@
-import { identityMutators, runMutation, SCOPES, type Store } from '@hearth/engine'
+import { operations, runMutation, SCOPES, type Store } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { mintApiKey } from './auth/api-key-token.ts'
 
@@ -20,17 +20,17 @@ export async function bootstrapOwner(store: Store, initToken?: string): Promise<
   const userId = ulid()
   const householdId = ulid()
   const actor = { userId, scopes: [...SCOPES], now: new Date() }
-  await runMutation(store.db, identityMutators.createUser, { id: userId, name: 'Owner' }, actor)
+  await runMutation(store.db, operations.users.create, { id: userId, name: 'Owner' }, actor)
   await runMutation(
     store.db,
-    identityMutators.createHousehold,
+    operations.households.create,
     { id: householdId, name: 'My household' },
     { ...actor, householdId, role: 'owner' },
   )
   const key = mintApiKey(initToken)
   await runMutation(
     store.db,
-    identityMutators.createApiKey,
+    operations.apiKeys.create,
     {
       id: ulid(),
       name: 'Owner key (first start)',

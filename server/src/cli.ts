@@ -2,10 +2,9 @@ import { parseArgs } from 'node:util'
 import {
   type ActorContext,
   EngineError,
-  identityMutators,
-  identityQueries,
   isScope,
   migrateToLatest,
+  operations,
   type Role,
   runMutation,
   runQuery,
@@ -67,7 +66,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     const id = ulid()
     const { result } = await runMutation(
       store.db,
-      identityMutators.createUser,
+      operations.users.create,
       { id, name: required(v, 'name'), email: v.email, timeZone: v['time-zone'] },
       actingAs(id),
     )
@@ -79,7 +78,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     await assertUser(store, owner)
     const { result } = await runMutation(
       store.db,
-      identityMutators.createHousehold,
+      operations.households.create,
       {
         id,
         name: required(v, 'name'),
@@ -103,7 +102,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     if (!owner) throw new EngineError(404, 'NOT_FOUND', `Household ${householdId} was not found.`)
     const { result } = await runMutation(
       store.db,
-      identityMutators.addMember,
+      operations.members.add,
       { userId: required(v, 'user'), role },
       { ...actingAs(owner.user_id), householdId, role: 'owner' },
     )
@@ -116,7 +115,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     const minted = mintApiKey()
     const { result } = await runMutation(
       store.db,
-      identityMutators.createApiKey,
+      operations.apiKeys.create,
       { id: ulid(), name: required(v, 'name'), scopes, keyHash: minted.hash, prefix: minted.prefix },
       actingAs(userId),
     )
@@ -126,7 +125,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     }
   },
   async 'key list'(store, v) {
-    const keys = await runQuery(store.db, identityQueries.listApiKeys, {}, actingAs(required(v, 'user')))
+    const keys = await runQuery(store.db, operations.apiKeys.list, {}, actingAs(required(v, 'user')))
     const text = keys.length
       ? keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revokedAt ? 'revoked' : 'active '}  ${k.name}`).join('\n')
       : 'No keys.'
@@ -135,7 +134,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
   async 'key revoke'(store, v) {
     const { result } = await runMutation(
       store.db,
-      identityMutators.revokeApiKey,
+      operations.apiKeys.revoke,
       { id: required(v, 'id') },
       actingAs(required(v, 'user')),
     )

@@ -1,4 +1,4 @@
-import { ledgerMutators, runMutation, SCOPES } from '@hearth/engine'
+import { operations, runMutation, SCOPES } from '@hearth/engine'
 import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -291,7 +291,7 @@ describe('category suggestions over HTTP', () => {
   async function suggest(member: TestMember, id: string, categoryId: string) {
     await runMutation(
       server.store.db,
-      ledgerMutators.suggestCategory,
+      operations.transactions.suggestCategory,
       { id, categoryId, confidence: 0.9, reason: 'Like last month' },
       {
         userId: member.userId,

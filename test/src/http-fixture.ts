@@ -1,4 +1,4 @@
-import { identityMutators, runMutation, SCOPES, type Scope } from '@hearth/engine'
+import { operations, runMutation, SCOPES, type Scope } from '@hearth/engine'
 import { loadConfig, mintApiKey, type RunningServer, startServer } from '@hearth/server'
 import pino from 'pino'
 import { ulid } from 'ulidx'
@@ -82,10 +82,10 @@ export async function newOwner(
   const userId = ulid()
   const householdId = ulid()
   const actor = { userId, scopes: [...SCOPES], now: new Date() }
-  await runMutation(server.store.db, identityMutators.createUser, { id: userId, name: 'Owner' }, actor)
+  await runMutation(server.store.db, operations.users.create, { id: userId, name: 'Owner' }, actor)
   await runMutation(
     server.store.db,
-    identityMutators.createHousehold,
+    operations.households.create,
     { id: householdId, name: 'Household' },
     { ...actor, householdId, role: 'owner' },
   )
@@ -103,13 +103,13 @@ export async function newMember(
   const now = new Date()
   await runMutation(
     server.store.db,
-    identityMutators.createUser,
+    operations.users.create,
     { id: userId, name: 'Member' },
     { userId, scopes: [...SCOPES], now },
   )
   await runMutation(
     server.store.db,
-    identityMutators.addMember,
+    operations.members.add,
     { userId, role },
     { userId: owner.userId, scopes: [...SCOPES], now, householdId: owner.householdId, role: 'owner' },
   )
@@ -129,7 +129,7 @@ export async function issueKey(
   const minted = mintApiKey()
   await runMutation(
     server.store.db,
-    identityMutators.createApiKey,
+    operations.apiKeys.create,
     { id: ulid(), name: 'test key', scopes: [...scopes], keyHash: minted.hash, prefix: minted.prefix },
     { userId, scopes: [...SCOPES], now: new Date() },
   )

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   type HouseholdContext,
-  identityMutators,
   migrateToLatest,
   openPGliteStore,
+  operations,
   runMutation,
   SCOPES,
   type Store,
@@ -52,10 +52,10 @@ export async function newHousehold(
   const householdId = ulid()
   const now = new Date()
   const actor = { userId, scopes: [...SCOPES], now }
-  await runMutation(store.db, identityMutators.createUser, { id: userId, name: 'Test Owner' }, actor)
+  await runMutation(store.db, operations.users.create, { id: userId, name: 'Test Owner' }, actor)
   await runMutation(
     store.db,
-    identityMutators.createHousehold,
+    operations.households.create,
     { id: householdId, name: options.name ?? 'Test Household', ...options },
     { ...actor, householdId, role: 'owner' },
   )

@@ -70,7 +70,7 @@ describe('browser storage (idb:// and the IndexedDB queue)', () => {
     const first = await open(owner, store, await seededPlatform())
     await first.sync.whenSynced()
     await first.sync.disconnect()
-    await first.mutate.createTag({ id: ulid(), name: 'Offline in a tab' })
+    await first.mutate.tags.create({ id: ulid(), name: 'Offline in a tab' })
     await first.close()
 
     // The tab died after the queue's strict write and before the replica's.
@@ -87,7 +87,7 @@ describe('browser storage (idb:// and the IndexedDB queue)', () => {
     const second = await open(owner, store)
     expect(second.clientId).toBe(first.clientId)
     expect(second.sync.status.pending).toBe(2)
-    expect((await second.query.listTags({})).map((t) => t.name)).toEqual(['Offline in a tab', 'Queued only'])
+    expect((await second.query.tags.list({})).map((t) => t.name)).toEqual(['Offline in a tab', 'Queued only'])
     // fake-indexeddb writes are slow: give the rebase time to land.
     await expectConverged(server, owner.householdId, [second], 120_000)
     expect(

@@ -80,29 +80,29 @@ async function mutate(d: Hearth, s: Extract<Step, { kind: 'mutate' }>): Promise<
   const transaction = transactions[s.pick % Math.max(transactions.length, 1)]
   try {
     if (s.op === 'createAccount' || !account) {
-      await d.mutate.createAccount({
+      await d.mutate.accounts.create({
         id: ulid(),
         name: `Account ${s.pick}`,
         type: 'cash',
         openingBalanceCents: s.amount,
       })
     } else if (s.op === 'createTransaction' || (!transaction && s.op !== 'createTag')) {
-      await d.mutate.createTransaction({
+      await d.mutate.transactions.create({
         id: ulid(),
         accountId: account,
         date: '2024-05-01',
         amountCents: s.amount,
       })
     } else if (s.op === 'updateTransaction') {
-      await d.mutate.updateTransaction({ id: transaction!, amountCents: s.amount, memo: `edit ${s.pick}` })
+      await d.mutate.transactions.update({ id: transaction!, amountCents: s.amount, memo: `edit ${s.pick}` })
     } else if (s.op === 'deleteTransaction') {
-      await d.mutate.deleteTransaction({ id: transaction! })
+      await d.mutate.transactions.delete({ id: transaction! })
     } else if (s.op === 'renameAccount') {
-      await d.mutate.updateAccount({ id: account, name: `Renamed ${s.pick}` })
+      await d.mutate.accounts.update({ id: account, name: `Renamed ${s.pick}` })
     } else if (s.op === 'deleteAccount') {
-      await d.mutate.deleteAccount({ id: account, force: s.pick % 2 === 0 })
+      await d.mutate.accounts.delete({ id: account, force: s.pick % 2 === 0 })
     } else {
-      await d.mutate.createTag({ id: ulid(), name: `Tag ${s.pick} ${ulid()}` })
+      await d.mutate.tags.create({ id: ulid(), name: `Tag ${s.pick} ${ulid()}` })
     }
   } catch (error) {
     // A domain refusal on the device is an answer, not a failure of sync.

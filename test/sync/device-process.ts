@@ -19,6 +19,6 @@ process.stdout.write('ready\n')
 for (let n = 0; ; n++) {
   if (n === Number(HEARTH_OFFLINE_AFTER ?? Number.POSITIVE_INFINITY)) await device.sync.disconnect()
   const id = ulid()
-  await device.mutate.createTag({ id, name: `Tag ${n}` })
+  await device.mutate.tags.create({ id, name: `Tag ${n}` })
   process.stdout.write(`acked ${n} ${id}\n`)
 }

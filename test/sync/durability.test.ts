@@ -46,14 +46,14 @@ describe('device durability', () => {
     await a.sync.whenSynced()
     await a.sync.disconnect()
     const ids = [ulid(), ulid(), ulid()]
-    for (const [i, id] of ids.entries()) await a.mutate.createTag({ id, name: `Tag ${i}` })
+    for (const [i, id] of ids.entries()) await a.mutate.tags.create({ id, name: `Tag ${i}` })
     expect(queueLines(folder).filter((r) => r.type === 'mutation')).toHaveLength(3)
     await closeDevice(a)
 
     const reopened = await newDevice(server, owner, { store: folder })
     expect(reopened.clientId).toBe(a.clientId)
     expect(reopened.sync.status.pending).toBe(3)
-    expect((await reopened.query.listTags({})).map((t) => t.name)).toEqual(['Tag 0', 'Tag 1', 'Tag 2'])
+    expect((await reopened.query.tags.list({})).map((t) => t.name)).toEqual(['Tag 0', 'Tag 1', 'Tag 2'])
     await expectConverged(server, owner.householdId, [reopened])
     expect((await serverTags(owner.householdId)).map((t) => t.id).sort()).toEqual([...ids].sort())
     // Confirmed records leave the queue file when it is compacted: at the latest, on close.
@@ -67,7 +67,7 @@ describe('device durability', () => {
     const a = await newDevice(server, owner, { store: folder })
     await a.sync.whenSynced()
     await a.sync.disconnect()
-    await a.mutate.createTag({ id: ulid(), name: 'Before the crash' })
+    await a.mutate.tags.create({ id: ulid(), name: 'Before the crash' })
     await closeDevice(a)
     // The process died after the queue's fsync and before the replica's commit.
     const lost = ulid()
@@ -77,7 +77,7 @@ describe('device durability', () => {
     )
     const reopened = await newDevice(server, owner, { store: folder })
     expect(reopened.sync.status.pending).toBe(2)
-    expect((await reopened.query.listTags({})).map((t) => t.name).sort()).toEqual([
+    expect((await reopened.query.tags.list({})).map((t) => t.name).sort()).toEqual([
       'Before the crash',
       'Lost',
     ])
@@ -90,8 +90,10 @@ describe('device durability', () => {
     const folder = await newDeviceFolder()
     const a = await newDevice(server, owner, { store: folder })
     await a.sync.whenSynced()
-    await a.mutate.createTag({ id: ulid(), name: 'Groceries' })
-    await expect(a.mutate.createTag({ id: ulid(), name: 'groceries' })).rejects.toMatchObject({ status: 409 })
+    await a.mutate.tags.create({ id: ulid(), name: 'Groceries' })
+    await expect(a.mutate.tags.create({ id: ulid(), name: 'groceries' })).rejects.toMatchObject({
+      status: 409,
+    })
     await expectConverged(server, owner.householdId, [a])
     expect(await serverTags(owner.householdId)).toHaveLength(1)
     await closeDevice(a)
@@ -107,12 +109,12 @@ describe('live queries and status', () => {
     const b = await newDevice(server, owner)
     await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
     const seen: string[][] = []
-    const stop = b.watch('listAccounts', {}, (r) => seen.push(r.items.map((x) => x.name)))
+    const stop = b.watch('accounts.list', {}, (r) => seen.push(r.items.map((x) => x.name)))
     await eventually(() => expect(seen).toEqual([[]]))
-    await a.mutate.createAccount({ id: ulid(), name: 'Savings', type: 'cash' })
+    await a.mutate.accounts.create({ id: ulid(), name: 'Savings', type: 'cash' })
     await eventually(() => expect(seen.at(-1)).toEqual(['Savings']))
     stop()
-    await a.mutate.createAccount({ id: ulid(), name: 'Wallet', type: 'cash' })
+    await a.mutate.accounts.create({ id: ulid(), name: 'Wallet', type: 'cash' })
     await expectConverged(server, owner.householdId, [a, b])
     expect(seen.at(-1)).toEqual(['Savings'])
   })
@@ -124,7 +126,7 @@ describe('live queries and status', () => {
     const { version } = a.sync.status
     expect(version).toBeGreaterThan(0)
     await a.sync.disconnect()
-    await a.mutate.createTag({ id: ulid(), name: 'Offline' })
+    await a.mutate.tags.create({ id: ulid(), name: 'Offline' })
     expect(a.sync.status).toEqual({ state: 'offline', pending: 1, version })
     a.sync.connect()
     await a.sync.whenSynced()
@@ -135,7 +137,7 @@ describe('live queries and status', () => {
     const folder = await newDeviceFolder()
     const a = await newDevice(server, owner, { store: folder })
     await a.sync.whenSynced()
-    for (let i = 0; i < 210; i++) await a.mutate.createTag({ id: ulid(), name: `Tag ${i}` })
+    for (let i = 0; i < 210; i++) await a.mutate.tags.create({ id: ulid(), name: `Tag ${i}` })
     await a.sync.whenSynced()
     // Past 200 confirmed records with nothing pending, a rebase rewrites the file to its header.
     await eventually(() => expect(queueLines(folder).length).toBeLessThan(20))

@@ -32,11 +32,11 @@ describe('several server instances', () => {
     const b = await newDevice(second, owner)
     await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
     const id = ulid()
-    await a.mutate.createTag({ id, name: 'Holiday' })
-    await eventually(async () => expect((await b.query.listTags({})).map((t) => t.id)).toEqual([id]))
-    await b.mutate.updateTag({ id, name: 'Summer holiday' })
+    await a.mutate.tags.create({ id, name: 'Holiday' })
+    await eventually(async () => expect((await b.query.tags.list({})).map((t) => t.id)).toEqual([id]))
+    await b.mutate.tags.update({ id, name: 'Summer holiday' })
     await eventually(async () =>
-      expect(await a.query.getTag({ id })).toMatchObject({ name: 'Summer holiday' }),
+      expect(await a.query.tags.get({ id })).toMatchObject({ name: 'Summer holiday' }),
     )
     await expectConverged(first, owner.householdId, [a, b])
   })

@@ -29,8 +29,8 @@ describe('the change-log window', () => {
     await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
     await a.sync.disconnect()
     const offline = ulid()
-    await a.mutate.createTag({ id: offline, name: 'Made offline' })
-    for (let i = 0; i < 3; i++) await b.mutate.createTag({ id: ulid(), name: `B tag ${i}` })
+    await a.mutate.tags.create({ id: offline, name: 'Made offline' })
+    for (let i = 0; i < 3; i++) await b.mutate.tags.create({ id: ulid(), name: `B tag ${i}` })
     await b.sync.whenSynced()
     expect(await trimAll(owner.householdId)).toBeGreaterThan(0)
 
@@ -39,7 +39,7 @@ describe('the change-log window', () => {
     a.sync.connect()
     await eventually(() => expect(resets).toEqual(['LOG_WINDOW']))
     await expectConverged(server, owner.householdId, [a, b])
-    expect((await a.query.listTags({})).map((t) => t.name)).toEqual([
+    expect((await a.query.tags.list({})).map((t) => t.name)).toEqual([
       'B tag 0',
       'B tag 1',
       'B tag 2',

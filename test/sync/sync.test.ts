@@ -26,11 +26,11 @@ async function household() {
 }
 
 function newAccount(device: Hearth, openingBalanceCents = 0, name = 'Checking') {
-  return device.mutate.createAccount({ id: ulid(), name, type: 'cash', openingBalanceCents })
+  return device.mutate.accounts.create({ id: ulid(), name, type: 'cash', openingBalanceCents })
 }
 
 function newTransaction(device: Hearth, accountId: string, amountCents: number, memo?: string) {
-  return device.mutate.createTransaction({ id: ulid(), accountId, date: '2024-03-10', amountCents, memo })
+  return device.mutate.transactions.create({ id: ulid(), accountId, date: '2024-03-10', amountCents, memo })
 }
 
 describe('sync between devices', () => {
@@ -39,9 +39,9 @@ describe('sync between devices', () => {
     const created = await newAccount(a, 5000)
     expect(created.balanceCents).toBe('5000')
     // A answers from its own replica at once, before the server has seen anything.
-    expect(await a.query.getAccount({ id: created.id })).toMatchObject({ name: 'Checking' })
+    expect(await a.query.accounts.get({ id: created.id })).toMatchObject({ name: 'Checking' })
     await eventually(async () =>
-      expect(await b.query.getAccount({ id: created.id })).toMatchObject({ balanceCents: '5000' }),
+      expect(await b.query.accounts.get({ id: created.id })).toMatchObject({ balanceCents: '5000' }),
     )
     await expectConverged(server, owner.householdId, [a, b])
   })
@@ -52,7 +52,7 @@ describe('sync between devices', () => {
     expect(res.status).toBe(200)
     for (const device of [a, b]) {
       await eventually(async () =>
-        expect(await device.query.getHousehold({})).toMatchObject({ name: 'Renamed over REST' }),
+        expect(await device.query.households.get({})).toMatchObject({ name: 'Renamed over REST' }),
       )
     }
     await expectConverged(server, owner.householdId, [a, b])
@@ -73,23 +73,23 @@ describe('sync between devices', () => {
       if (i % 4 === 0) {
         made.push((await newTransaction(a, accounts[i % 2]!.id, -(i + 1) * 7, `offline ${i}`)).id)
       } else if (i % 4 === 1) {
-        await a.mutate.updateTransaction({ id: target.id, amountCents: -(i + 1) * 3 })
+        await a.mutate.transactions.update({ id: target.id, amountCents: -(i + 1) * 3 })
       } else if (i % 4 === 2) {
-        await a.mutate.updateTransaction({ id: target.id, memo: `A edit ${i}` })
+        await a.mutate.transactions.update({ id: target.id, memo: `A edit ${i}` })
       } else if (made.length > 0 && i % 8 === 3) {
-        await a.mutate.deleteTransaction({ id: made.shift()! })
+        await a.mutate.transactions.delete({ id: made.shift()! })
       } else {
-        await a.mutate.updateAccount({ id: accounts[i % 2]!.id, name: `A name ${i}` })
+        await a.mutate.accounts.update({ id: accounts[i % 2]!.id, name: `A name ${i}` })
       }
     }
     expect(a.sync.status).toMatchObject({ state: 'offline', pending: 200 })
 
     // Meanwhile B, online, edits some of the same rows and deletes one A keeps editing.
     for (let i = 0; i < 6; i++) {
-      await b.mutate.updateTransaction({ id: shared[i]!.id, amountCents: -5000 - i, memo: `B edit ${i}` })
+      await b.mutate.transactions.update({ id: shared[i]!.id, amountCents: -5000 - i, memo: `B edit ${i}` })
     }
-    await b.mutate.deleteTransaction({ id: shared[9]!.id })
-    await b.mutate.updateAccount({ id: accounts[0]!.id, name: 'B name' })
+    await b.mutate.transactions.delete({ id: shared[9]!.id })
+    await b.mutate.accounts.update({ id: accounts[0]!.id, name: 'B name' })
     await newTransaction(b, accounts[1]!.id, 12_345, 'from B')
     await b.sync.whenSynced()
 
@@ -106,8 +106,8 @@ describe('sync between devices', () => {
       expect(await unbalancedAccounts(db, owner.householdId)).toEqual([])
     }
     // Last writer wins per mutation, in the order the server ran them: B renamed One, A last renamed Two.
-    expect(await a.query.getAccount({ id: accounts[0]!.id })).toMatchObject({ name: 'B name' })
-    expect(await b.query.getAccount({ id: accounts[1]!.id })).toMatchObject({ name: 'A name 199' })
+    expect(await a.query.accounts.get({ id: accounts[0]!.id })).toMatchObject({ name: 'B name' })
+    expect(await b.query.accounts.get({ id: accounts[1]!.id })).toMatchObject({ name: 'A name 199' })
   }, 120_000)
 
   it('rejects an offline delete of an account another device booked a row on, and A matches the server', async () => {
@@ -116,8 +116,8 @@ describe('sync between devices', () => {
     await expectConverged(server, owner.householdId, [a, b])
 
     await a.sync.disconnect()
-    await a.mutate.deleteAccount({ id: account.id })
-    await expect(a.query.getAccount({ id: account.id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await a.mutate.accounts.delete({ id: account.id })
+    await expect(a.query.accounts.get({ id: account.id })).rejects.toMatchObject({ code: 'NOT_FOUND' })
     await newTransaction(b, account.id, -2500, 'coffee')
     await b.sync.whenSynced()
 
@@ -130,7 +130,7 @@ describe('sync between devices', () => {
       code: 'ACCOUNT_BALANCE_NOT_ZERO',
     })
     await expectConverged(server, owner.householdId, [a, b])
-    expect(await a.query.getAccount({ id: account.id })).toMatchObject({ balanceCents: '-2500' })
+    expect(await a.query.accounts.get({ id: account.id })).toMatchObject({ balanceCents: '-2500' })
   })
 })
 
@@ -154,7 +154,7 @@ describe('sync permissions', () => {
     })
     expect(limited.sync.status.pending).toBe(0)
     // What the key may do still works and syncs.
-    await limited.mutate.updateAccount({ id: account.id, name: 'Renamed by limited key' })
+    await limited.mutate.accounts.update({ id: account.id, name: 'Renamed by limited key' })
     await expectConverged(server, owner.householdId, [full, limited])
   })
 

@@ -12,8 +12,7 @@ import {
   CreateAccountArgsSchema,
   DeleteAccountArgsSchema,
   ListAccountsArgsSchema,
-  ledgerMutators,
-  ledgerQueries,
+  operations,
   ReconcileAccountArgsSchema,
   ReorderAccountsArgsSchema,
   runMutation,
@@ -193,7 +192,7 @@ export function accountRoutes(store: Store) {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.createAccount,
+        operations.accounts.create,
         { ...body, id: body.id ?? ulid() },
         householdContext(c.var),
       )
@@ -202,30 +201,25 @@ export function accountRoutes(store: Store) {
     .openapi(listAccounts, async (c) => {
       const list = await runQuery(
         store.db,
-        ledgerQueries.listAccounts,
+        operations.accounts.list,
         c.req.valid('query'),
         householdContext(c.var),
       )
       return c.json(list, 200)
     })
     .openapi(reorderAccounts, async (c) => {
-      await runMutation(
-        store.db,
-        ledgerMutators.reorderAccounts,
-        c.req.valid('json'),
-        householdContext(c.var),
-      )
+      await runMutation(store.db, operations.accounts.reorder, c.req.valid('json'), householdContext(c.var))
       return c.body(null, 204)
     })
     .openapi(getAccount, async (c) => {
       const id = c.req.valid('param').accountId
-      const account = await runQuery(store.db, ledgerQueries.getAccount, { id }, householdContext(c.var))
+      const account = await runQuery(store.db, operations.accounts.get, { id }, householdContext(c.var))
       return c.json(account, 200)
     })
     .openapi(updateAccount, async (c) => {
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.updateAccount,
+        operations.accounts.update,
         { ...c.req.valid('json'), id: c.req.valid('param').accountId },
         householdContext(c.var),
       )
@@ -234,7 +228,7 @@ export function accountRoutes(store: Store) {
     .openapi(deleteAccount, async (c) => {
       await runMutation(
         store.db,
-        ledgerMutators.deleteAccount,
+        operations.accounts.delete,
         { ...c.req.valid('query'), id: c.req.valid('param').accountId },
         householdContext(c.var),
       )
@@ -244,7 +238,7 @@ export function accountRoutes(store: Store) {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.reconcileAccount,
+        operations.accounts.reconcile,
         { ...body, id: c.req.valid('param').accountId, adjustmentId: body.adjustmentId ?? ulid() },
         householdContext(c.var),
       )
@@ -253,7 +247,7 @@ export function accountRoutes(store: Store) {
     .openapi(convertAccount, async (c) => {
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.convertAccount,
+        operations.accounts.convert,
         { ...c.req.valid('json'), id: c.req.valid('param').accountId },
         householdContext(c.var),
       )
@@ -263,7 +257,7 @@ export function accountRoutes(store: Store) {
       const body = c.req.valid('json') ?? {}
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.closeAccount,
+        operations.accounts.close,
         { id: c.req.valid('param').accountId, adjustmentId: body.adjustmentId ?? ulid() },
         householdContext(c.var),
       )
@@ -272,7 +266,7 @@ export function accountRoutes(store: Store) {
     .openapi(reopenAccount, async (c) => {
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.reopenAccount,
+        operations.accounts.reopen,
         { id: c.req.valid('param').accountId },
         householdContext(c.var),
       )
@@ -281,7 +275,7 @@ export function accountRoutes(store: Store) {
     .openapi(balanceHistory, async (c) => {
       const history = await runQuery(
         store.db,
-        ledgerQueries.accountBalanceHistory,
+        operations.accounts.balanceHistory,
         { ...c.req.valid('query'), id: c.req.valid('param').accountId },
         householdContext(c.var),
       )

@@ -8,9 +8,8 @@ import {
 import {
   CreateCategoryArgsSchema,
   CreateCategoryGroupArgsSchema,
-  catalogMutators,
-  catalogQueries,
   ListCategoriesArgsSchema,
+  operations,
   ReorderCategoriesArgsSchema,
   runMutation,
   runQuery,
@@ -141,7 +140,7 @@ const seedStarterPack = apiRoute({
   scope: 'write:categories',
   request: {
     params: HouseholdParams,
-    body: { ...jsonBody(catalogMutators.seedStarterPack.args.partial()), required: false },
+    body: { ...jsonBody(operations.catalog.seedStarterPack.args.partial()), required: false },
   },
   responses: { 201: jsonResponse(StarterPackResultSchema, 'What was created and what was skipped.') },
 })
@@ -153,7 +152,7 @@ export function categoryRoutes(store: Store) {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        catalogMutators.createCategory,
+        operations.categories.create,
         { ...body, id: body.id ?? ulid() },
         householdContext(c.var),
       )
@@ -162,25 +161,20 @@ export function categoryRoutes(store: Store) {
     .openapi(listCategories, async (c) => {
       const list = await runQuery(
         store.db,
-        catalogQueries.listCategories,
+        operations.categories.list,
         c.req.valid('query'),
         householdContext(c.var),
       )
       return c.json(list, 200)
     })
     .openapi(reorderCategories, async (c) => {
-      await runMutation(
-        store.db,
-        catalogMutators.reorderCategories,
-        c.req.valid('json'),
-        householdContext(c.var),
-      )
+      await runMutation(store.db, operations.categories.reorder, c.req.valid('json'), householdContext(c.var))
       return c.body(null, 204)
     })
     .openapi(updateCategory, async (c) => {
       const { result } = await runMutation(
         store.db,
-        catalogMutators.updateCategory,
+        operations.categories.update,
         { ...c.req.valid('json'), id: c.req.valid('param').categoryId },
         householdContext(c.var),
       )
@@ -188,32 +182,27 @@ export function categoryRoutes(store: Store) {
     })
     .openapi(deleteCategory, async (c) => {
       const id = c.req.valid('param').categoryId
-      await runMutation(store.db, catalogMutators.deleteCategory, { id }, householdContext(c.var))
+      await runMutation(store.db, operations.categories.delete, { id }, householdContext(c.var))
       return c.body(null, 204)
     })
     .openapi(createGroup, async (c) => {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        catalogMutators.createCategoryGroup,
+        operations.categoryGroups.create,
         { ...body, id: body.id ?? ulid() },
         householdContext(c.var),
       )
       return c.json({ ...result, categories: result.categories ?? [] }, 201)
     })
     .openapi(listGroups, async (c) => {
-      const { items } = await runQuery(
-        store.db,
-        catalogQueries.listCategoryGroups,
-        {},
-        householdContext(c.var),
-      )
+      const { items } = await runQuery(store.db, operations.categoryGroups.list, {}, householdContext(c.var))
       return c.json({ items: items.map((g) => ({ ...g, categories: g.categories ?? [] })) }, 200)
     })
     .openapi(updateGroup, async (c) => {
       const { result } = await runMutation(
         store.db,
-        catalogMutators.updateCategoryGroup,
+        operations.categoryGroups.update,
         { ...c.req.valid('json'), id: c.req.valid('param').groupId },
         householdContext(c.var),
       )
@@ -221,13 +210,13 @@ export function categoryRoutes(store: Store) {
     })
     .openapi(deleteGroup, async (c) => {
       const id = c.req.valid('param').groupId
-      await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, householdContext(c.var))
+      await runMutation(store.db, operations.categoryGroups.delete, { id }, householdContext(c.var))
       return c.body(null, 204)
     })
     .openapi(seedStarterPack, async (c) => {
       const { result } = await runMutation(
         store.db,
-        catalogMutators.seedStarterPack,
+        operations.catalog.seedStarterPack,
         { seedId: c.req.valid('json').seedId ?? ulid() },
         householdContext(c.var),
       )

@@ -1,5 +1,5 @@
 import { ExchangeRateListSchema, ExchangeRateSchema } from '@hearth/contracts'
-import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from '@hearth/engine'
+import { operations, runMutation, runQuery, type Store } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { type AppEnv, householdContext } from '../http/env.ts'
 import { apiRoute, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
@@ -30,7 +30,7 @@ const putRate = apiRoute({
   scope: 'write:transactions',
   request: {
     params: PairParams,
-    body: jsonBody(z.strictObject({ rate: ledgerMutators.upsertExchangeRate.args.shape.rate })),
+    body: jsonBody(z.strictObject({ rate: operations.exchangeRates.upsert.args.shape.rate })),
   },
   responses: { 200: jsonResponse(ExchangeRateSchema, 'The rate as stored.') },
 })
@@ -50,14 +50,14 @@ const deleteRate = apiRoute({
 export function exchangeRateRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
     .openapi(listRates, async (c) => {
-      const list = await runQuery(store.db, ledgerQueries.listExchangeRates, {}, householdContext(c.var))
+      const list = await runQuery(store.db, operations.exchangeRates.list, {}, householdContext(c.var))
       return c.json(list, 200)
     })
     .openapi(putRate, async (c) => {
       const { fromCurrency, toCurrency } = c.req.valid('param')
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.upsertExchangeRate,
+        operations.exchangeRates.upsert,
         { fromCurrency, toCurrency, rate: c.req.valid('json').rate },
         householdContext(c.var),
       )
@@ -67,7 +67,7 @@ export function exchangeRateRoutes(store: Store) {
       const { fromCurrency, toCurrency } = c.req.valid('param')
       await runMutation(
         store.db,
-        ledgerMutators.deleteExchangeRate,
+        operations.exchangeRates.delete,
         { fromCurrency, toCurrency },
         householdContext(c.var),
       )

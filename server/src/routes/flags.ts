@@ -1,8 +1,7 @@
 import { FlagListSchema, FlagSchema } from '@hearth/contracts'
 import {
   CreateFlagArgsSchema,
-  catalogMutators,
-  catalogQueries,
+  operations,
   runMutation,
   runQuery,
   type Store,
@@ -64,13 +63,13 @@ const deleteFlag = apiRoute({
 export function flagRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
     .openapi(listFlags, async (c) => {
-      return c.json(await runQuery(store.db, catalogQueries.listFlags, {}, householdContext(c.var)), 200)
+      return c.json(await runQuery(store.db, operations.flags.list, {}, householdContext(c.var)), 200)
     })
     .openapi(createFlag, async (c) => {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        catalogMutators.createFlag,
+        operations.flags.create,
         { ...body, id: body.id ?? ulid() },
         householdContext(c.var),
       )
@@ -79,7 +78,7 @@ export function flagRoutes(store: Store) {
     .openapi(updateFlag, async (c) => {
       const { result } = await runMutation(
         store.db,
-        catalogMutators.updateFlag,
+        operations.flags.update,
         { ...c.req.valid('json'), id: c.req.valid('param').flagId },
         householdContext(c.var),
       )
@@ -87,7 +86,7 @@ export function flagRoutes(store: Store) {
     })
     .openapi(deleteFlag, async (c) => {
       const id = c.req.valid('param').flagId
-      await runMutation(store.db, catalogMutators.deleteFlag, { id }, householdContext(c.var))
+      await runMutation(store.db, operations.flags.delete, { id }, householdContext(c.var))
       return c.body(null, 204)
     })
 }

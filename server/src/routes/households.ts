@@ -1,12 +1,5 @@
 import { HouseholdSchema, MemberListSchema } from '@hearth/contracts'
-import {
-  identityMutators,
-  identityQueries,
-  runMutation,
-  runQuery,
-  type Store,
-  UpdateHouseholdArgsSchema,
-} from '@hearth/engine'
+import { operations, runMutation, runQuery, type Store, UpdateHouseholdArgsSchema } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { type AppEnv, householdContext } from '../http/env.ts'
 import { apiRoute, HouseholdParams, jsonBody, jsonResponse } from '../http/route.ts'
@@ -46,19 +39,19 @@ const listMembers = apiRoute({
 export function householdRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
     .openapi(getHousehold, async (c) => {
-      return c.json(await runQuery(store.db, identityQueries.getHousehold, {}, householdContext(c.var)), 200)
+      return c.json(await runQuery(store.db, operations.households.get, {}, householdContext(c.var)), 200)
     })
     .openapi(updateHousehold, async (c) => {
       const { result } = await runMutation(
         store.db,
-        identityMutators.updateHousehold,
+        operations.households.update,
         c.req.valid('json'),
         householdContext(c.var),
       )
       return c.json(result, 200)
     })
     .openapi(listMembers, async (c) => {
-      const items = await runQuery(store.db, identityQueries.listMembers, {}, householdContext(c.var))
+      const items = await runQuery(store.db, operations.members.list, {}, householdContext(c.var))
       return c.json({ items }, 200)
     })
 }

@@ -1,8 +1,7 @@
 import { PayeeListSchema, PayeeSchema } from '@hearth/contracts'
 import {
   CreatePayeeArgsSchema,
-  catalogMutators,
-  catalogQueries,
+  operations,
   runMutation,
   runQuery,
   type Store,
@@ -75,23 +74,23 @@ export function payeeRoutes(store: Store) {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        catalogMutators.createPayee,
+        operations.payees.create,
         { ...body, id: body.id ?? ulid() },
         householdContext(c.var),
       )
       return c.json(result, 201)
     })
     .openapi(listPayees, async (c) => {
-      return c.json(await runQuery(store.db, catalogQueries.listPayees, {}, householdContext(c.var)), 200)
+      return c.json(await runQuery(store.db, operations.payees.list, {}, householdContext(c.var)), 200)
     })
     .openapi(getPayee, async (c) => {
       const id = c.req.valid('param').payeeId
-      return c.json(await runQuery(store.db, catalogQueries.getPayee, { id }, householdContext(c.var)), 200)
+      return c.json(await runQuery(store.db, operations.payees.get, { id }, householdContext(c.var)), 200)
     })
     .openapi(updatePayee, async (c) => {
       const { result } = await runMutation(
         store.db,
-        catalogMutators.updatePayee,
+        operations.payees.update,
         { ...c.req.valid('json'), id: c.req.valid('param').payeeId },
         householdContext(c.var),
       )
@@ -99,7 +98,7 @@ export function payeeRoutes(store: Store) {
     })
     .openapi(deletePayee, async (c) => {
       const id = c.req.valid('param').payeeId
-      await runMutation(store.db, catalogMutators.deletePayee, { id }, householdContext(c.var))
+      await runMutation(store.db, operations.payees.delete, { id }, householdContext(c.var))
       return c.body(null, 204)
     })
 }

@@ -1,8 +1,7 @@
 import { TagListSchema, TagSchema } from '@hearth/contracts'
 import {
   CreateTagArgsSchema,
-  catalogMutators,
-  catalogQueries,
+  operations,
   runMutation,
   runQuery,
   type Store,
@@ -65,19 +64,19 @@ export function tagRoutes(store: Store) {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        catalogMutators.createTag,
+        operations.tags.create,
         { ...body, id: body.id ?? ulid() },
         householdContext(c.var),
       )
       return c.json(result, 201)
     })
     .openapi(listTags, async (c) => {
-      return c.json(await runQuery(store.db, catalogQueries.listTags, {}, householdContext(c.var)), 200)
+      return c.json(await runQuery(store.db, operations.tags.list, {}, householdContext(c.var)), 200)
     })
     .openapi(updateTag, async (c) => {
       const { result } = await runMutation(
         store.db,
-        catalogMutators.updateTag,
+        operations.tags.update,
         { ...c.req.valid('json'), id: c.req.valid('param').tagId },
         householdContext(c.var),
       )
@@ -85,7 +84,7 @@ export function tagRoutes(store: Store) {
     })
     .openapi(deleteTag, async (c) => {
       const id = c.req.valid('param').tagId
-      await runMutation(store.db, catalogMutators.deleteTag, { id }, householdContext(c.var))
+      await runMutation(store.db, operations.tags.delete, { id }, householdContext(c.var))
       return c.body(null, 204)
     })
 }

@@ -4,7 +4,7 @@ import {
   DailySummarySchema,
   StalePendingCountSchema,
 } from '@hearth/contracts'
-import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from '@hearth/engine'
+import { operations, runMutation, runQuery, type Store } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
@@ -50,7 +50,7 @@ const bulkUpdate = apiRoute({
     'addTagIds, removeTagIds), all or nothing. Reconciled rules apply: `reconciled` is never set here, and a ' +
     'reconciled row refuses `pending` with 409 `TRANSACTION_RECONCILED`. An unknown id answers 404 naming its index.',
   scope: 'write:transactions',
-  request: { params: HouseholdParams, body: jsonBody(ledgerMutators.bulkUpdateTransactions.args) },
+  request: { params: HouseholdParams, body: jsonBody(operations.transactions.bulkUpdate.args) },
   responses: { 200: jsonResponse(BulkUpdateResultSchema, 'How many rows were patched.') },
 })
 
@@ -67,7 +67,7 @@ const dailySummary = apiRoute({
     '`unconvertedCurrencies`, never guessed. Transfer legs and system rows (opening balances, adjustments) are ' +
     'left out. `accountId` narrows to one account.',
   scope: 'read:transactions',
-  request: { params: HouseholdParams, query: ledgerQueries.dailySummary.args },
+  request: { params: HouseholdParams, query: operations.transactions.dailySummary.args },
   responses: { 200: jsonResponse(DailySummarySchema, 'The summary.') },
 })
 
@@ -80,7 +80,7 @@ const stalePendingCount = apiRoute({
     'Hand-entered (not imported) rows still pending at least `days` days (default 7) after their date, counted ' +
     'on your local day, on bank-fed accounts only. `accountId` narrows to one account.',
   scope: 'read:transactions',
-  request: { params: HouseholdParams, query: ledgerQueries.stalePendingCount.args },
+  request: { params: HouseholdParams, query: operations.transactions.stalePendingCount.args },
   responses: { 200: jsonResponse(StalePendingCountSchema, 'The count.') },
 })
 
@@ -94,7 +94,7 @@ export function transactionCollectionRoutes(store: Store) {
       const { transactions } = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.bulkCreateTransactions,
+        operations.transactions.bulkCreate,
         { transactions: transactions.map((t) => ({ ...t, id: t.id ?? ulid() })) },
         householdContext(c.var),
       )
@@ -103,7 +103,7 @@ export function transactionCollectionRoutes(store: Store) {
     .openapi(bulkUpdate, async (c) => {
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.bulkUpdateTransactions,
+        operations.transactions.bulkUpdate,
         c.req.valid('json'),
         householdContext(c.var),
       )
@@ -112,7 +112,7 @@ export function transactionCollectionRoutes(store: Store) {
     .openapi(dailySummary, async (c) => {
       const summary = await runQuery(
         store.db,
-        ledgerQueries.dailySummary,
+        operations.transactions.dailySummary,
         c.req.valid('query'),
         householdContext(c.var),
       )
@@ -121,7 +121,7 @@ export function transactionCollectionRoutes(store: Store) {
     .openapi(stalePendingCount, async (c) => {
       const count = await runQuery(
         store.db,
-        ledgerQueries.stalePendingCount,
+        operations.transactions.stalePendingCount,
         c.req.valid('query'),
         householdContext(c.var),
       )

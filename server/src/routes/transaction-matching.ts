@@ -1,5 +1,5 @@
 import { TransactionListSchema, TransactionSchema, UnmatchResultSchema } from '@hearth/contracts'
-import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from '@hearth/engine'
+import { operations, runMutation, runQuery, type Store } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { type AppEnv, householdContext } from '../http/env.ts'
 import { apiRoute, jsonBody, jsonResponse } from '../http/route.ts'
@@ -32,7 +32,7 @@ const matchTransaction = apiRoute({
   scope: 'write:transactions',
   request: {
     params: TransactionParams,
-    body: jsonBody(ledgerMutators.matchTransaction.args.omit({ id: true })),
+    body: jsonBody(operations.transactions.match.args.omit({ id: true })),
   },
   responses: {
     200: jsonResponse(TransactionSchema, 'The surviving row; `matchedTransactionId` names the bank row.'),
@@ -69,13 +69,18 @@ export function transactionMatchingRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
     .openapi(matchCandidates, async (c) => {
       const id = c.req.valid('param').transactionId
-      const list = await runQuery(store.db, ledgerQueries.matchCandidates, { id }, householdContext(c.var))
+      const list = await runQuery(
+        store.db,
+        operations.transactions.matchCandidates,
+        { id },
+        householdContext(c.var),
+      )
       return c.json(list, 200)
     })
     .openapi(matchTransaction, async (c) => {
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.matchTransaction,
+        operations.transactions.match,
         { ...c.req.valid('json'), id: c.req.valid('param').transactionId },
         householdContext(c.var),
       )
@@ -85,7 +90,7 @@ export function transactionMatchingRoutes(store: Store) {
       const id = c.req.valid('param').transactionId
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.unmatchTransaction,
+        operations.transactions.unmatch,
         { id },
         householdContext(c.var),
       )
@@ -95,7 +100,7 @@ export function transactionMatchingRoutes(store: Store) {
       const id = c.req.valid('param').transactionId
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.dismissMatch,
+        operations.transactions.dismissMatch,
         { id },
         householdContext(c.var),
       )

@@ -1,4 +1,4 @@
-import { ledgerMutators } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ClientId, HouseholdParams, z } from '../http/route.ts'
 
 /** The OpenAPI tag of every transactions route. */
@@ -14,6 +14,6 @@ export const TransactionParams = HouseholdParams.extend({ transactionId: z.strin
  * cross-field rule (payeeId or payeeName) when it parses the arguments again.
  */
 export const NewTransactionBody = z.strictObject({
-  ...ledgerMutators.createTransaction.args.shape,
+  ...operations.transactions.create.args.shape,
   id: ClientId,
 })

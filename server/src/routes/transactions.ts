@@ -1,5 +1,5 @@
 import { TransactionPageSchema, TransactionSchema } from '@hearth/contracts'
-import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from '@hearth/engine'
+import { operations, runMutation, runQuery, type Store } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
@@ -10,7 +10,7 @@ import { NewTransactionBody, TransactionParams, tags } from './transaction-reque
 import { transferRoutes } from './transfers.ts'
 
 /** The update body: the engine's update arguments without the id, which comes from the path. */
-const UpdateTransactionBody = z.strictObject(ledgerMutators.updateTransaction.args.shape).omit({ id: true })
+const UpdateTransactionBody = z.strictObject(operations.transactions.update.args.shape).omit({ id: true })
 
 const createTransaction = apiRoute({
   method: 'post',
@@ -41,7 +41,7 @@ const listTransactions = apiRoute({
     'category name (of the row or its splits), ignoring case. `limit` outside 1-100 answers 400; a cursor this ' +
     'list did not issue answers 400 `INVALID_CURSOR`.',
   scope: 'read:transactions',
-  request: { params: HouseholdParams, query: ledgerQueries.listTransactions.args },
+  request: { params: HouseholdParams, query: operations.transactions.list.args },
   responses: { 200: jsonResponse(TransactionPageSchema, 'One page of transactions.') },
 })
 
@@ -125,7 +125,7 @@ function transactionItemRoutes(store: Store) {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.createTransaction,
+        operations.transactions.create,
         { ...body, id: body.id ?? ulid() },
         householdContext(c.var),
       )
@@ -134,7 +134,7 @@ function transactionItemRoutes(store: Store) {
     .openapi(listTransactions, async (c) => {
       const page = await runQuery(
         store.db,
-        ledgerQueries.listTransactions,
+        operations.transactions.list,
         c.req.valid('query'),
         householdContext(c.var),
       )
@@ -144,7 +144,7 @@ function transactionItemRoutes(store: Store) {
       const id = c.req.valid('param').transactionId
       const transaction = await runQuery(
         store.db,
-        ledgerQueries.getTransaction,
+        operations.transactions.get,
         { id },
         householdContext(c.var),
       )
@@ -153,7 +153,7 @@ function transactionItemRoutes(store: Store) {
     .openapi(updateTransaction, async (c) => {
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.updateTransaction,
+        operations.transactions.update,
         { ...c.req.valid('json'), id: c.req.valid('param').transactionId },
         householdContext(c.var),
       )
@@ -161,14 +161,14 @@ function transactionItemRoutes(store: Store) {
     })
     .openapi(deleteTransaction, async (c) => {
       const id = c.req.valid('param').transactionId
-      await runMutation(store.db, ledgerMutators.deleteTransaction, { id }, householdContext(c.var))
+      await runMutation(store.db, operations.transactions.delete, { id }, householdContext(c.var))
       return c.body(null, 204)
     })
     .openapi(removeTag, async (c) => {
       const { transactionId, tagId } = c.req.valid('param')
       await runMutation(
         store.db,
-        ledgerMutators.removeTransactionTag,
+        operations.transactions.removeTag,
         { id: transactionId, tagId },
         householdContext(c.var),
       )
@@ -178,7 +178,7 @@ function transactionItemRoutes(store: Store) {
       const id = c.req.valid('param').transactionId
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.acceptSuggestion,
+        operations.transactions.acceptSuggestion,
         { id },
         householdContext(c.var),
       )
@@ -188,7 +188,7 @@ function transactionItemRoutes(store: Store) {
       const id = c.req.valid('param').transactionId
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.rejectSuggestion,
+        operations.transactions.rejectSuggestion,
         { id },
         householdContext(c.var),
       )

@@ -4,7 +4,7 @@ import {
   TransferResultSchema,
   UnlinkTransferResultSchema,
 } from '@hearth/contracts'
-import { ledgerMutators, ledgerQueries, runMutation, runQuery, type Store } from '@hearth/engine'
+import { operations, runMutation, runQuery, type Store } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { type AppEnv, householdContext } from '../http/env.ts'
@@ -24,7 +24,10 @@ const createTransfer = apiRoute({
   request: {
     params: HouseholdParams,
     body: jsonBody(
-      ledgerMutators.createTransfer.args.extend({ fromTransactionId: ClientId, toTransactionId: ClientId }),
+      operations.transactions.transfer.args.extend({
+        fromTransactionId: ClientId,
+        toTransactionId: ClientId,
+      }),
     ),
   },
   responses: { 201: jsonResponse(TransferResultSchema, 'Both legs and their group.') },
@@ -52,7 +55,10 @@ const linkTransfer = apiRoute({
     'The group id is this row id. A row already in a transfer answers 409 `TRANSFER_ALREADY_LINKED`; a ' +
     'counterpart that does not qualify (amount, account, currency, system row) 400 `NOT_A_TRANSFER_COUNTERPART`.',
   scope: 'write:transactions',
-  request: { params: TransactionParams, body: jsonBody(ledgerMutators.linkTransfer.args.omit({ id: true })) },
+  request: {
+    params: TransactionParams,
+    body: jsonBody(operations.transactions.linkTransfer.args.omit({ id: true })),
+  },
   responses: { 200: jsonResponse(LinkTransferResultSchema, 'Both legs.') },
 })
 
@@ -76,7 +82,7 @@ export function transferRoutes(store: Store) {
       const body = c.req.valid('json')
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.createTransfer,
+        operations.transactions.transfer,
         {
           ...body,
           fromTransactionId: body.fromTransactionId ?? ulid(),
@@ -88,13 +94,18 @@ export function transferRoutes(store: Store) {
     })
     .openapi(transferCandidates, async (c) => {
       const id = c.req.valid('param').transactionId
-      const list = await runQuery(store.db, ledgerQueries.transferCandidates, { id }, householdContext(c.var))
+      const list = await runQuery(
+        store.db,
+        operations.transactions.transferCandidates,
+        { id },
+        householdContext(c.var),
+      )
       return c.json(list, 200)
     })
     .openapi(linkTransfer, async (c) => {
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.linkTransfer,
+        operations.transactions.linkTransfer,
         { ...c.req.valid('json'), id: c.req.valid('param').transactionId },
         householdContext(c.var),
       )
@@ -104,7 +115,7 @@ export function transferRoutes(store: Store) {
       const id = c.req.valid('param').transactionId
       const { result } = await runMutation(
         store.db,
-        ledgerMutators.unlinkTransfer,
+        operations.transactions.unlinkTransfer,
         { id },
         householdContext(c.var),
       )

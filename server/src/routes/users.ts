@@ -1,7 +1,6 @@
 import { ApiKeyListSchema, CreateApiKeyBodySchema, CreatedApiKeySchema, UserSchema } from '@hearth/contracts'
 import {
-  identityMutators,
-  identityQueries,
+  operations,
   PREFERENCES_MAX_BYTES,
   runMutation,
   runQuery,
@@ -84,12 +83,12 @@ const revokeKey = apiRoute({
 export function userRoutes(store: Store) {
   return new OpenAPIHono<AppEnv>()
     .openapi(getMe, async (c) =>
-      c.json(await runQuery(store.db, identityQueries.getProfile, {}, actorContext(c.var)), 200),
+      c.json(await runQuery(store.db, operations.profile.get, {}, actorContext(c.var)), 200),
     )
     .openapi(updateMe, async (c) => {
       const { result } = await runMutation(
         store.db,
-        identityMutators.updateProfile,
+        operations.profile.update,
         c.req.valid('json'),
         actorContext(c.var),
       )
@@ -98,14 +97,14 @@ export function userRoutes(store: Store) {
     .openapi(replacePreferences, async (c) => {
       const { result } = await runMutation(
         store.db,
-        identityMutators.replacePreferences,
+        operations.profile.replacePreferences,
         { preferences: c.req.valid('json') },
         actorContext(c.var),
       )
       return c.json(result, 200)
     })
     .openapi(listKeys, async (c) => {
-      const items = await runQuery(store.db, identityQueries.listApiKeys, {}, actorContext(c.var))
+      const items = await runQuery(store.db, operations.apiKeys.list, {}, actorContext(c.var))
       return c.json({ items }, 200)
     })
     .openapi(createKey, async (c) => {
@@ -113,7 +112,7 @@ export function userRoutes(store: Store) {
       const minted = mintApiKey()
       const { result } = await runMutation(
         store.db,
-        identityMutators.createApiKey,
+        operations.apiKeys.create,
         { id: ulid(), name: body.name, scopes: body.scopes, keyHash: minted.hash, prefix: minted.prefix },
         actorContext(c.var),
       )
@@ -122,7 +121,7 @@ export function userRoutes(store: Store) {
     .openapi(revokeKey, async (c) => {
       await runMutation(
         store.db,
-        identityMutators.revokeApiKey,
+        operations.apiKeys.revoke,
         { id: c.req.valid('param').id },
         actorContext(c.var),
       )

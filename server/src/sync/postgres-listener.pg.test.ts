@@ -1,4 +1,4 @@
-import { identityMutators, runMutation } from '@hearth/engine'
+import { operations, runMutation } from '@hearth/engine'
 import { newHousehold, sharedStore, TEST_DATABASE_URL } from '@hearth/test'
 import { sql } from 'kysely'
 import pino from 'pino'
@@ -29,12 +29,12 @@ describe.skipIf(!TEST_DATABASE_URL)('postgres listener', () => {
     )
     try {
       await vi.waitFor(async () => {
-        await runMutation(store.db, identityMutators.updateHousehold, { name: `Renamed ${Date.now()}` }, ctx)
+        await runMutation(store.db, operations.households.update, { name: `Renamed ${Date.now()}` }, ctx)
         expect(heard.length).toBeGreaterThan(0)
       })
       const { version } = await runMutation(
         store.db,
-        identityMutators.updateHousehold,
+        operations.households.update,
         { name: 'Once more' },
         ctx,
       )

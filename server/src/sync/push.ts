@@ -8,7 +8,7 @@ import {
   parseArgs,
   type Store,
 } from '@hearth/engine'
-import { syncDb, syncMutators } from '@hearth/engine/sync'
+import { deviceMutator, syncDb } from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
 import type { Logger } from 'pino'
 import type { Device } from './devices.ts'
@@ -107,12 +107,12 @@ async function runOne(
   mutation: SyncMutation,
   logger?: Logger,
 ): Promise<MutationResult> {
-  const mutator = syncMutators.get(mutation.name)
-  if (!mutator) {
-    return rejected(
-      mutation.id,
-      new EngineError(400, 'UNKNOWN_MUTATOR', `No mutator is named ${mutation.name}.`),
-    )
+  let mutator: ReturnType<typeof deviceMutator>
+  try {
+    mutator = deviceMutator(mutation.name)
+  } catch (error) {
+    if (error instanceof EngineError) return rejected(mutation.id, error)
+    throw error
   }
   const ctx: HouseholdContext = {
     userId: device.userId,

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
+import type { Database } from '../database.ts'
 import { EngineError } from '../errors.ts'
 import { NameSchema } from '../shared/schema.ts'
-import type { Database } from '../store/database.ts'
 import { assertIdFree } from './lookups.ts'
 import { normalizePayeeName, type Payee, toPayee } from './model.ts'
 import type { PayeeRow } from './tables.ts'

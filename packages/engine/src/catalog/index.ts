@@ -1,8 +1,6 @@
 export * from './find-or-create-payee.ts'
 export { requireCategory, requireCategoryGroup, requireFlag, requirePayee, requireTag } from './lookups.ts'
 export * from './model.ts'
-export * as catalogMutators from './mutators.ts'
-export * as catalogQueries from './queries.ts'
 export * from './schema.ts'
 export * from './seed-default-flags.ts'
 export type * from './tables.ts'

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from '../database.ts'
 import { conflict, notFound } from '../errors.ts'
-import type { Database } from '../store/database.ts'
 import type { CatalogTables, CategoryGroupRow, CategoryRow, FlagRow, PayeeRow, TagRow } from './tables.ts'
 
 type Db = Kysely<Database> | Transaction<Database>

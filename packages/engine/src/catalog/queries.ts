@@ -25,7 +25,9 @@ import { ListCategoriesArgsSchema } from './schema.ts'
 
 /** Live groups in display order (position, then id), each with its live categories nested in order. */
 export const listCategoryGroups = defineQuery({
-  name: 'categoryGroups.list',
+  audience: 'device',
+  description:
+    'Live groups in display order (position, then id), each with its live categories nested in order.',
   scope: 'read:categories',
   args: NoArgsSchema,
   async run(db, _args, ctx): Promise<{ items: CategoryGroup[] }> {
@@ -46,7 +48,8 @@ export const listCategoryGroups = defineQuery({
 
 /** One live group with its live categories. */
 export const getCategoryGroup = defineQuery({
-  name: 'categoryGroups.get',
+  audience: 'device',
+  description: 'One live group with its live categories.',
   scope: 'read:categories',
   args: IdArgsSchema,
   async run(db, args, ctx): Promise<CategoryGroup> {
@@ -58,7 +61,8 @@ export const getCategoryGroup = defineQuery({
 
 /** Live categories in display order: by their group's position, then their own; optionally one group's. */
 export const listCategories = defineQuery({
-  name: 'categories.list',
+  audience: 'device',
+  description: "Live categories in display order: by their group's position, then their own.",
   scope: 'read:categories',
   args: ListCategoriesArgsSchema,
   async run(db, args, ctx): Promise<{ items: Category[] }> {
@@ -84,7 +88,8 @@ export const listCategories = defineQuery({
 
 /** One live category. */
 export const getCategory = defineQuery({
-  name: 'categories.get',
+  audience: 'device',
+  description: 'One live category.',
   scope: 'read:categories',
   args: IdArgsSchema,
   async run(db, args, ctx): Promise<Category> {
@@ -94,7 +99,8 @@ export const getCategory = defineQuery({
 
 /** Every live payee, alphabetical by normalized name, then id. */
 export const listPayees = defineQuery({
-  name: 'payees.list',
+  audience: 'device',
+  description: 'Every live payee, alphabetical by normalized name, then id.',
   scope: 'read:payees',
   args: NoArgsSchema,
   async run(db, _args, ctx): Promise<{ items: Payee[] }> {
@@ -112,7 +118,8 @@ export const listPayees = defineQuery({
 
 /** One live payee. */
 export const getPayee = defineQuery({
-  name: 'payees.get',
+  audience: 'device',
+  description: 'One live payee.',
   scope: 'read:payees',
   args: IdArgsSchema,
   async run(db, args, ctx): Promise<Payee> {
@@ -122,7 +129,8 @@ export const getPayee = defineQuery({
 
 /** Every tag as a bare array (the contract's shape), alphabetical ignoring case, then id. */
 export const listTags = defineQuery({
-  name: 'tags.list',
+  audience: 'device',
+  description: "Every tag as a bare array (the contract's shape), alphabetical ignoring case, then id.",
   scope: 'read:tags',
   args: NoArgsSchema,
   async run(db, _args, ctx): Promise<Tag[]> {
@@ -139,7 +147,8 @@ export const listTags = defineQuery({
 
 /** One tag. */
 export const getTag = defineQuery({
-  name: 'tags.get',
+  audience: 'device',
+  description: 'One tag.',
   scope: 'read:tags',
   args: IdArgsSchema,
   async run(db, args, ctx): Promise<Tag> {
@@ -149,7 +158,8 @@ export const getTag = defineQuery({
 
 /** Every flag in display order (position, then id); read with the transaction scope, as flags mark transactions. */
 export const listFlags = defineQuery({
-  name: 'flags.list',
+  audience: 'device',
+  description: 'Every flag in display order (position, then id).',
   scope: 'read:transactions',
   args: NoArgsSchema,
   async run(db, _args, ctx): Promise<{ items: Flag[] }> {
@@ -166,7 +176,8 @@ export const listFlags = defineQuery({
 
 /** One flag. */
 export const getFlag = defineQuery({
-  name: 'flags.get',
+  audience: 'device',
+  description: 'One flag.',
   scope: 'read:transactions',
   args: IdArgsSchema,
   async run(db, args, ctx): Promise<Flag> {

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 import { DEFAULT_FLAGS, deriveUlid, type Flag, toFlag } from './model.ts'
 
 /**

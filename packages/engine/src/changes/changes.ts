@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 
 /** One logged row change, as sync ships it. */
 export interface RowChange {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 
 /** Stored keys older than this are forgotten; a later request with the same key runs afresh. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
+import type { Database } from '../database.ts'
 import type { Role, Scope } from '../scopes.ts'
-import type { Database } from '../store/database.ts'
 
 /** A live key, resolved to its user and scopes. */
 export interface ResolvedKey {

@@ -1,6 +1,4 @@
 export * from './access.ts'
 export * from './model.ts'
-export * as identityMutators from './mutators.ts'
-export * as identityQueries from './queries.ts'
 export * from './schema.ts'
 export type * from './tables.ts'

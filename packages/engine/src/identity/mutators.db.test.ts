@@ -1,4 +1,4 @@
-import { changesSince, identityMutators, identityQueries, runMutation, runQuery } from '@hearth/engine'
+import { changesSince, operations, runMutation, runQuery } from '@hearth/engine'
 import { newHousehold, sharedStore } from '@hearth/test'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
@@ -7,9 +7,9 @@ describe('identity mutators', () => {
   it('creates a household with its creator as owner and logs both rows at version 1', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store, { baseCurrency: 'EUR', timeZone: 'Europe/Berlin' })
-    const household = await runQuery(store.db, identityQueries.getHousehold, {}, ctx)
+    const household = await runQuery(store.db, operations.households.get, {}, ctx)
     expect(household).toMatchObject({ baseCurrency: 'EUR', timeZone: 'Europe/Berlin', dataLanguage: 'en' })
-    const members = await runQuery(store.db, identityQueries.listMembers, {}, ctx)
+    const members = await runQuery(store.db, operations.members.list, {}, ctx)
     expect(members).toEqual([expect.objectContaining({ userId: ctx.userId, role: 'owner' })])
     const changes = await changesSince(store.db, ctx.householdId, 0)
     const logged = changes.filter((c) => c.table !== 'flags').map((c) => [c.version, c.table])
@@ -24,12 +24,7 @@ describe('identity mutators', () => {
   it('bumps the household version once per mutation', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
-    const { version } = await runMutation(
-      store.db,
-      identityMutators.updateHousehold,
-      { name: 'Renamed' },
-      ctx,
-    )
+    const { version } = await runMutation(store.db, operations.households.update, { name: 'Renamed' }, ctx)
     expect(version).toBe(2)
     const changes = await changesSince(store.db, ctx.householdId, 1)
     expect(changes).toEqual([expect.objectContaining({ version: 2, table: 'households', op: 'upsert' })])
@@ -40,12 +35,7 @@ describe('identity mutators', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     await expect(
-      runMutation(
-        store.db,
-        identityMutators.updateHousehold,
-        { name: 'Mine now' },
-        { ...ctx, role: 'member' },
-      ),
+      runMutation(store.db, operations.households.update, { name: 'Mine now' }, { ...ctx, role: 'member' }),
     ).rejects.toMatchObject({ status: 403, code: 'OWNER_ONLY' })
   })
 
@@ -60,7 +50,7 @@ describe('identity mutators', () => {
       prefix: 'hk_test',
     }
     await expect(
-      runMutation(store.db, identityMutators.createApiKey, args, {
+      runMutation(store.db, operations.apiKeys.create, args, {
         ...ctx,
         scopes: ['write:profile', 'read:accounts'],
       }),
@@ -75,7 +65,7 @@ describe('identity mutators', () => {
     await expect(
       runMutation(
         store.db,
-        identityMutators.createHousehold,
+        operations.households.create,
         { id: otherHousehold, name: 'Ghost' },
         { ...ctx, userId: ulid(), householdId: otherHousehold },
       ),

@@ -15,7 +15,8 @@ import {
 
 /** Creates a user; an email, when given, is unique. Used by the CLI and first start. */
 export const createUser = defineUserMutator({
-  name: 'identity.createUser',
+  audience: 'system',
+  description: 'Creates a user.',
   scope: null,
   args: CreateUserArgsSchema,
   async run(tx, args, ctx) {
@@ -46,7 +47,9 @@ export const createUser = defineUserMutator({
 
 /** Creates a household with the acting user as its owner, and makes it their default if they have none. */
 export const createHousehold = defineMutator({
-  name: 'households.create',
+  audience: 'server',
+  description:
+    'Creates a household with the acting user as its owner, and makes it their default if they have none.',
   scope: null,
   args: CreateHouseholdArgsSchema,
   async run(tx, args, ctx) {
@@ -84,7 +87,8 @@ export const createHousehold = defineMutator({
 
 /** Renames or re-settles a household; owners only. */
 export const updateHousehold = defineMutator({
-  name: 'households.update',
+  audience: 'device',
+  description: 'Renames or re-settles a household.',
   scope: 'write:households',
   ownerOnly: true,
   args: UpdateHouseholdArgsSchema,
@@ -109,7 +113,8 @@ export const updateHousehold = defineMutator({
 
 /** Adds a user to the household, or changes their role; owners only. */
 export const addMember = defineMutator({
-  name: 'households.addMember',
+  audience: 'server',
+  description: 'Adds a user to the household, or changes their role.',
   scope: 'write:households',
   ownerOnly: true,
   args: AddMemberArgsSchema,
@@ -133,7 +138,8 @@ export const addMember = defineMutator({
 
 /** Updates the caller's profile; a new default household must be one they belong to. */
 export const updateProfile = defineUserMutator({
-  name: 'profile.update',
+  audience: 'server',
+  description: "Updates the caller's profile.",
   scope: 'write:profile',
   args: UpdateProfileArgsSchema,
   async run(tx, args, ctx) {
@@ -174,7 +180,8 @@ export const updateProfile = defineUserMutator({
 
 /** Replaces the caller's preferences blob whole; it is bounded in size and always an object. */
 export const replacePreferences = defineUserMutator({
-  name: 'profile.replacePreferences',
+  audience: 'server',
+  description: "Replaces the caller's preferences blob whole.",
   scope: 'write:profile',
   args: ReplacePreferencesArgsSchema,
   async run(tx, args, ctx) {
@@ -191,7 +198,8 @@ export const replacePreferences = defineUserMutator({
 
 /** Issues an API key whose scopes are a subset of the caller's; only its hash is stored. */
 export const createApiKey = defineUserMutator({
-  name: 'apiKeys.create',
+  audience: 'server',
+  description: "Issues an API key whose scopes are a subset of the caller's.",
   scope: 'write:profile',
   args: CreateApiKeyArgsSchema,
   async run(tx, args, ctx) {
@@ -227,7 +235,8 @@ export const createApiKey = defineUserMutator({
 
 /** Revokes one of the caller's keys; revoking twice is harmless, another user's key is 404. */
 export const revokeApiKey = defineUserMutator({
-  name: 'apiKeys.revoke',
+  audience: 'server',
+  description: "Revokes one of the caller's keys.",
   scope: 'write:profile',
   args: RevokeApiKeyArgsSchema,
   async run(tx, args, ctx) {

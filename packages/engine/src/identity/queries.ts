@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { notFound } from '../errors.ts'
 import type { ActorContext } from '../mutator/context.ts'
-import { defineQuery } from '../mutator/define.ts'
+import { defineQuery, defineUserQuery } from '../mutator/define.ts'
 import type { Role } from '../scopes.ts'
 import { type Member, toApiKey, toHousehold, toUser } from './model.ts'
 
@@ -9,7 +9,8 @@ const NoArgs = z.strictObject({})
 
 /** The household the context names. */
 export const getHousehold = defineQuery({
-  name: 'households.get',
+  audience: 'device',
+  description: 'The household the context names.',
   scope: 'read:households',
   args: NoArgs,
   async run(db, _args, ctx) {
@@ -25,7 +26,8 @@ export const getHousehold = defineQuery({
 
 /** Everyone in the household with their role, owners first, then by join date. */
 export const listMembers = defineQuery({
-  name: 'households.members',
+  audience: 'server',
+  description: 'Everyone in the household with their role, owners first, then by join date.',
   scope: 'read:households',
   args: NoArgs,
   async run(db, _args, ctx): Promise<Member[]> {
@@ -49,8 +51,9 @@ export const listMembers = defineQuery({
 })
 
 /** The caller's own profile. */
-export const getProfile = defineQuery<typeof NoArgs, ReturnType<typeof toUser>, ActorContext>({
-  name: 'profile.get',
+export const getProfile = defineUserQuery({
+  audience: 'server',
+  description: "The caller's own profile.",
   scope: 'read:profile',
   args: NoArgs,
   async run(db, _args, ctx) {
@@ -61,8 +64,9 @@ export const getProfile = defineQuery<typeof NoArgs, ReturnType<typeof toUser>, 
 })
 
 /** The caller's keys, newest first, revoked ones included so the history stays visible. */
-export const listApiKeys = defineQuery<typeof NoArgs, ReturnType<typeof toApiKey>[], ActorContext>({
-  name: 'apiKeys.list',
+export const listApiKeys = defineUserQuery({
+  audience: 'server',
+  description: "The caller's keys, newest first, revoked ones included so the history stays visible.",
   scope: 'read:profile',
   args: NoArgs,
   async run(db, _args, ctx) {

@@ -1,4 +1,4 @@
-import { EngineError, ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { EngineError, operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { expectBalancesExact, ledgerHousehold, newAccount, newTransaction } from './test-fixture.ts'
@@ -43,21 +43,21 @@ describe('maintained balances', () => {
         rows.push(t.id)
       },
       () =>
-        h.run(ledgerMutators.updateTransaction, {
+        h.run(operations.transactions.update, {
           id: r.pick(rows),
           amountCents: amount(),
           status: r.pick(['pending', 'cleared']),
         }),
       () =>
-        h.run(ledgerMutators.updateTransaction, {
+        h.run(operations.transactions.update, {
           id: r.pick(rows),
           accountId: r.pick(accounts),
           splits: [],
         }),
-      () => h.run(ledgerMutators.deleteTransaction, { id: r.pick(rows) }),
+      () => h.run(operations.transactions.delete, { id: r.pick(rows) }),
       async () => {
         const [from, to] = [r.pick(accounts), r.pick(accounts)]
-        const t = await h.run(ledgerMutators.createTransfer, {
+        const t = await h.run(operations.transactions.transfer, {
           fromAccountId: from,
           toAccountId: to,
           amountCents: r.int(1, 9999),
@@ -69,7 +69,7 @@ describe('maintained balances', () => {
         rows.push(t.from.id, t.to.id)
       },
       () =>
-        h.run(ledgerMutators.reconcileAccount, {
+        h.run(operations.accounts.reconcile, {
           id: r.pick(accounts),
           statementBalanceCents: r.int(-100000, 100000),
           statementDate: day(),
@@ -79,7 +79,7 @@ describe('maintained balances', () => {
         const accountId = r.pick(accounts)
         const hand = await newTransaction(h, accountId, { date: '2024-03-15', amountCents: -777 })
         rows.push(hand.id)
-        const result = await h.run(ledgerMutators.bulkCreateTransactions, {
+        const result = await h.run(operations.transactions.bulkCreate, {
           transactions: [
             { id: ulid(), accountId, date: day(), amountCents: -777, importedId: ulid() },
             { id: ulid(), accountId, date: day(), amountCents: amount(), importedId: ulid() },
@@ -87,9 +87,9 @@ describe('maintained balances', () => {
         })
         rows.push(...result.items.map((t) => t.id))
       },
-      () => h.run(ledgerMutators.unmatchTransaction, { id: r.pick(rows) }),
+      () => h.run(operations.transactions.unmatch, { id: r.pick(rows) }),
       () =>
-        h.run(ledgerMutators.bulkUpdateTransactions, {
+        h.run(operations.transactions.bulkUpdate, {
           ids: [...new Set([r.pick(rows), r.pick(rows), r.pick(rows)])],
           patch: { status: r.pick(['pending', 'cleared']) },
         }),
@@ -108,8 +108,8 @@ describe('maintained balances', () => {
     await expectBalancesExact(h)
     expect(refused).toBeGreaterThan(0)
     for (const id of accounts) {
-      const account = await h.read(ledgerQueries.getAccount, { id })
-      const history = await h.read(ledgerQueries.accountBalanceHistory, {
+      const account = await h.read(operations.accounts.get, { id })
+      const history = await h.read(operations.accounts.balanceHistory, {
         id,
         fromDate: '2024-03-01',
         toDate: '2024-04-30',

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from '../database.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
-import type { Database } from '../store/database.ts'
 import { localDate } from './model.ts'
 
 /** The caller's local day at `ctx.now`: in the user's time zone, else the household's. */

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely'
+import type { Database } from '../database.ts'
 import { conflict, EngineError } from '../errors.ts'
-import type { Database } from '../store/database.ts'
 import type { AccountRow } from './tables.ts'
 
 type Tx = Transaction<Database>

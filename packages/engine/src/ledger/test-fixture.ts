@@ -1,10 +1,9 @@
 /** Helpers for the ledger's database tests: a household with a short way to call its operations. */
 import {
   type Account,
-  catalogMutators,
   type HouseholdContext,
-  ledgerMutators,
   type Mutator,
+  operations,
   type Query,
   runMutation,
   runQuery,
@@ -60,7 +59,7 @@ export async function ledgerHousehold(
 
 /** An open account; `openingBalanceCents` defaults to none. */
 export function newAccount(h: LedgerHousehold, args: Record<string, unknown> = {}): Promise<Account> {
-  return h.run(ledgerMutators.createAccount, { id: ulid(), name: 'Checking', type: 'cash', ...args })
+  return h.run(operations.accounts.create, { id: ulid(), name: 'Checking', type: 'cash', ...args })
 }
 
 /** A pending manual row of -10.00 dated 2024-03-10 unless told otherwise. */
@@ -69,7 +68,7 @@ export function newTransaction(
   accountId: string,
   args: Record<string, unknown> = {},
 ): Promise<Transaction> {
-  return h.run(ledgerMutators.createTransaction, {
+  return h.run(operations.transactions.create, {
     id: ulid(),
     accountId,
     date: '2024-03-10',
@@ -82,26 +81,26 @@ export function newTransaction(
 export async function newCategory(h: LedgerHousehold, name = 'Groceries'): Promise<string> {
   const groupId = ulid()
   const id = ulid()
-  await h.run(catalogMutators.createCategoryGroup, { id: groupId, name: `${name} group` })
-  await h.run(catalogMutators.createCategory, { id, groupId, name })
+  await h.run(operations.categoryGroups.create, { id: groupId, name: `${name} group` })
+  await h.run(operations.categories.create, { id, groupId, name })
   return id
 }
 
 export async function newTag(h: LedgerHousehold, name: string): Promise<string> {
   const id = ulid()
-  await h.run(catalogMutators.createTag, { id, name })
+  await h.run(operations.tags.create, { id, name })
   return id
 }
 
 export async function newFlag(h: LedgerHousehold, name: string): Promise<string> {
   const id = ulid()
-  await h.run(catalogMutators.createFlag, { id, name, color: '#ff0000' })
+  await h.run(operations.flags.create, { id, name, color: '#ff0000' })
   return id
 }
 
 export async function newPayee(h: LedgerHousehold, name: string): Promise<string> {
   const id = ulid()
-  await h.run(catalogMutators.createPayee, { id, name })
+  await h.run(operations.payees.create, { id, name })
   return id
 }
 

@@ -1,63 +1,93 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { z } from 'zod'
+import type { Database } from '../database.ts'
 import type { Scope } from '../scopes.ts'
-import type { Database } from '../store/database.ts'
 import type { ActorContext, HouseholdContext, MutationContext } from './context.ts'
 
-/** A named, validated change; the only way any row changes, for every caller alike. */
-export interface Mutator<
-  S extends z.ZodType = z.ZodType,
-  R = unknown,
-  C extends ActorContext = ActorContext,
-> {
-  kind: 'mutator'
-  name: string
-  /** Household mutators run inside one household's clock; user mutators act on the caller alone. */
-  level: C extends HouseholdContext ? 'household' : 'user'
+/**
+ * Who may run an operation. `device`: a replica runs it locally and pushes it; `server`: only the
+ * server runs it (secrets, membership, anything not deterministic from state and args); `system`:
+ * only jobs and the operator's CLI, acting as the system actor, never a REST caller or a device.
+ */
+export type Audience = 'device' | 'server' | 'system'
+
+/** What every operation declares once; routes, sync, the SDK, docs and AI tools read it from here. */
+interface OperationInfo {
+  /**
+   * The operation's registry path (`tags.create`): the one name on the wire, in the SDK, in
+   * rejections, as the OpenAPI operationId and as the AI tool name. Set by `createRegistry`.
+   */
+  readonly name: string
+  /** The scope a caller needs; null only for operations every signed-in caller may do. */
   scope: Scope | null
   ownerOnly: boolean
+  audience: Audience
+  /** One sentence saying what it does; it becomes the OpenAPI summary and the AI tool description. */
+  description: string
+}
+
+/** A named, validated change; the only way any row changes, for every caller alike. */
+export interface Mutator<S extends z.ZodType = z.ZodType, R = unknown, C extends ActorContext = ActorContext>
+  extends OperationInfo {
+  kind: 'mutator'
+  /** Household mutators run inside one household's clock; user mutators act on the caller alone. */
+  level: C extends HouseholdContext ? 'household' : 'user'
   args: S
   run(tx: Transaction<Database>, args: z.output<S>, ctx: MutationContext<C>): Promise<R>
 }
 
 /** A named, validated read with the same context as a mutator. */
-export interface Query<S extends z.ZodType = z.ZodType, R = unknown, C extends ActorContext = ActorContext> {
+export interface Query<S extends z.ZodType = z.ZodType, R = unknown, C extends ActorContext = ActorContext>
+  extends OperationInfo {
   kind: 'query'
-  name: string
-  scope: Scope | null
+  level: C extends HouseholdContext ? 'household' : 'user'
   args: S
   run(db: Kysely<Database>, args: z.output<S>, ctx: C): Promise<R>
 }
 
-interface Definition<S extends z.ZodType, R, Ctx> {
-  name: string
-  /** The scope a caller needs; null only for operations every signed-in caller may do. */
+/** Any mutator or query, whatever its arguments, result and context. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds operations of every shape.
+export type Operation = Mutator<any, any, any> | Query<any, any, any>
+
+interface Definition<S extends z.ZodType, R, Ctx, Db, A extends Audience> {
   scope: Scope | null
   ownerOnly?: boolean
+  audience: A
+  description: string
   args: S
-  run(tx: Transaction<Database>, args: z.output<S>, ctx: Ctx): Promise<R>
+  run(db: Db, args: z.output<S>, ctx: Ctx): Promise<R>
 }
 
 /** Declares a household mutator: it runs in one transaction that bumps the household's version. */
-export function defineMutator<S extends z.ZodType, R>(
-  def: Definition<S, R, MutationContext<HouseholdContext>>,
-): Mutator<S, R, HouseholdContext> {
-  return { kind: 'mutator', level: 'household', ownerOnly: def.ownerOnly ?? false, ...def }
+export function defineMutator<S extends z.ZodType, R, A extends Audience>(
+  def: Definition<S, R, MutationContext<HouseholdContext>, Transaction<Database>, A>,
+): Mutator<S, R, HouseholdContext> & { audience: A } {
+  return { kind: 'mutator', level: 'household', name: '', ownerOnly: false, ...def }
 }
 
 /** Declares a mutator that acts on the caller's own user (profile, keys), outside any household. */
-export function defineUserMutator<S extends z.ZodType, R>(
-  def: Definition<S, R, MutationContext<ActorContext>>,
-): Mutator<S, R, ActorContext> {
-  return { kind: 'mutator', level: 'user', ownerOnly: false, ...def } as Mutator<S, R, ActorContext>
+export function defineUserMutator<S extends z.ZodType, R, A extends Audience>(
+  def: Definition<S, R, MutationContext<ActorContext>, Transaction<Database>, A>,
+): Mutator<S, R, ActorContext> & { audience: A } {
+  return { kind: 'mutator', level: 'user', name: '', ownerOnly: false, ...def } as Mutator<
+    S,
+    R,
+    ActorContext
+  > & { audience: A }
 }
 
-/** Declares a read. */
-export function defineQuery<S extends z.ZodType, R, C extends ActorContext = HouseholdContext>(def: {
-  name: string
-  scope: Scope | null
-  args: S
-  run(db: Kysely<Database>, args: z.output<S>, ctx: C): Promise<R>
-}): Query<S, R, C> {
-  return { kind: 'query', ...def }
+/** Declares a read of one household. */
+export function defineQuery<S extends z.ZodType, R, A extends Audience>(
+  def: Definition<S, R, HouseholdContext, Kysely<Database>, A>,
+): Query<S, R, HouseholdContext> & { audience: A } {
+  return { kind: 'query', level: 'household', name: '', ownerOnly: false, ...def }
+}
+
+/** Declares a read about the caller's own user, outside any household. */
+export function defineUserQuery<S extends z.ZodType, R, A extends Audience>(
+  def: Definition<S, R, ActorContext, Kysely<Database>, A>,
+): Query<S, R, ActorContext> & { audience: A } {
+  return { kind: 'query', level: 'user', name: '', ownerOnly: false, ...def } as Query<S, R, ActorContext> & {
+    audience: A
+  }
 }

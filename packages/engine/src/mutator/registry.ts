@@ -1,18 +1,37 @@
-import type { Mutator, Query } from './define.ts'
+import type { Operation } from './define.ts'
 
-type Operation = Mutator<any, any, any> | Query<any, any, any>
+/** A domain's operations, grouped by the noun they act on: `{ tags: { create, update } }`. */
+export type OperationTree = Record<string, Record<string, Operation>>
+
+/** The joined tree, plus every operation by its name. */
+export type Registry<T> = T & { readonly byName: ReadonlyMap<string, Operation> }
+
+type Joined<D extends readonly OperationTree[]> = D extends readonly [
+  infer H,
+  ...infer R extends readonly OperationTree[],
+]
+  ? H & Joined<R>
+  : unknown
 
 /**
- * Combines domain maps into one registry keyed by operation name, refusing a duplicate
- * name at start-up rather than letting one silently shadow another.
+ * Joins domain trees into one registry. Each operation is named after its path (`tags.create`);
+ * a noun claimed by two domains, or one operation object registered under two paths, fails at
+ * start-up rather than letting one silently shadow or rename the other.
  */
-export function createRegistry<T extends Operation>(...domains: Record<string, T>[]): Map<string, T> {
-  const registry = new Map<string, T>()
+export function createRegistry<const D extends readonly OperationTree[]>(...domains: D): Registry<Joined<D>> {
+  const tree: OperationTree = {}
+  const byName = new Map<string, Operation>()
   for (const domain of domains) {
-    for (const op of Object.values(domain)) {
-      if (registry.has(op.name)) throw new Error(`Duplicate operation name: ${op.name}`)
-      registry.set(op.name, op)
+    for (const [noun, verbs] of Object.entries(domain)) {
+      if (noun in tree) throw new Error(`Two domains register operations under "${noun}"`)
+      tree[noun] = verbs
+      for (const [verb, op] of Object.entries(verbs)) {
+        const name = `${noun}.${verb}`
+        if (op.name && op.name !== name) throw new Error(`${name} is already registered as ${op.name}`)
+        ;(op as { name: string }).name = name
+        byName.set(name, op)
+      }
     }
   }
-  return registry
+  return Object.assign(tree, { byName }) as unknown as Registry<Joined<D>>
 }

@@ -1,4 +1,4 @@
-import { claimOutbox, identityMutators, OutboxWorker, retryDelayMs, runMutation } from '@hearth/engine'
+import { claimOutbox, OutboxWorker, operations, retryDelayMs, runMutation } from '@hearth/engine'
 import { newHousehold, sharedStore } from '@hearth/test'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
@@ -22,9 +22,9 @@ describe('outbox', () => {
   it('queues a mutation’s events in its transaction, and none for a rolled-back one', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
-    await runMutation(store.db, identityMutators.updateHousehold, { name: 'Evented' }, ctx)
+    await runMutation(store.db, operations.households.update, { name: 'Evented' }, ctx)
     await expect(
-      runMutation(store.db, identityMutators.updateHousehold, { baseCurrency: 'nope' }, ctx),
+      runMutation(store.db, operations.households.update, { baseCurrency: 'nope' }, ctx),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
     const events = await store.db
       .selectFrom('outbox')

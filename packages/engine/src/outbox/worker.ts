@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 import { claimOutbox, completeOutbox, failOutbox, type OutboxItem } from './outbox.ts'
 
 /** Handles one item of a topic; throwing schedules a retry. */

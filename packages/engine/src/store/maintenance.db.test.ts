@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs'
 import {
-  identityMutators,
   maintainStore,
   migrateToLatest,
   openPGliteStore,
+  operations,
   runMutation,
   SCOPES,
 } from '@hearth/engine'
@@ -27,7 +27,7 @@ describe('store maintenance', () => {
         const id = ulid()
         await runMutation(
           store.db,
-          identityMutators.createUser,
+          operations.users.create,
           { id, name: `User ${i}` },
           { userId: id, scopes: [...SCOPES], now },
         )

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { Database } from './database.ts'
+import type { Database } from '../database.ts'
 
 /** An open database: the Kysely handle plus what the caller needs to know and release. */
 export interface Store {

@@ -1,11 +1,4 @@
-import {
-  catalogMutators,
-  type Database,
-  type HouseholdContext,
-  ledgerMutators,
-  runMutation,
-  type Store,
-} from '@hearth/engine'
+import { type Database, type HouseholdContext, operations, runMutation, type Store } from '@hearth/engine'
 import {
   applyChanges,
   asReplica,
@@ -43,13 +36,13 @@ async function seed(store: Store, ctx: HouseholdContext) {
   const accountId = ulid()
   await runMutation(
     store.db,
-    ledgerMutators.createAccount,
+    operations.accounts.create,
     { id: accountId, name: 'Checking', type: 'cash' },
     ctx,
   )
   await runMutation(
     store.db,
-    ledgerMutators.createTransaction,
+    operations.transactions.create,
     { id: ulid(), accountId, date: '2024-03-10', amountCents: -1250, payeeName: 'Bakery' },
     ctx,
   )
@@ -74,20 +67,20 @@ describe('replica row sync', () => {
       await recordUndoFor(tx, 1)
       await applyMutation(
         tx,
-        ledgerMutators.updateAccount,
+        operations.accounts.update,
         { id: accountId, name: 'Renamed' },
         { ...ctx, now: new Date() },
       )
       await recordUndoFor(tx, 2)
       await applyMutation(
         tx,
-        ledgerMutators.createTransaction,
+        operations.transactions.create,
         { id: ulid(), accountId, date: '2024-03-11', amountCents: -500, splits: [] },
         { ...ctx, now: new Date() },
       )
       await applyMutation(
         tx,
-        catalogMutators.createTag,
+        operations.tags.create,
         { id: ulid(), name: 'Trip' },
         { ...ctx, now: new Date() },
       )
@@ -126,10 +119,10 @@ describe('replica row sync', () => {
     const ctx = await newHousehold(store)
     const accountId = await seed(store, ctx)
     const old = await snapshotPages(store, ctx.householdId, ctx)
-    await runMutation(store.db, ledgerMutators.updateAccount, { id: accountId, name: 'Joint' }, ctx)
+    await runMutation(store.db, operations.accounts.update, { id: accountId, name: 'Joint' }, ctx)
     const tagId = ulid()
-    await runMutation(store.db, catalogMutators.createTag, { id: tagId, name: 'Trip' }, ctx)
-    await runMutation(store.db, catalogMutators.deleteTag, { id: tagId }, ctx)
+    await runMutation(store.db, operations.tags.create, { id: tagId, name: 'Trip' }, ctx)
+    await runMutation(store.db, operations.tags.delete, { id: tagId }, ctx)
     const now = await dumpHousehold(store.db, ctx.householdId)
     const pages: Parameters<Parameters<typeof readDelta>[4]>[0][] = []
     await readDelta(

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely'
 import type { RowChange } from '../changes/changes.ts'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 
 /** A row change as a replica applies it; the version is not needed to apply it. */
 export type RowChangeInput = Pick<RowChange, 'table' | 'id' | 'op' | 'row'>

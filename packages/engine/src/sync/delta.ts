@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { RowChange } from '../changes/changes.ts'
+import type { Database } from '../database.ts'
 import type { Scope } from '../scopes.ts'
-import type { Database } from '../store/database.ts'
 import { canReadTable } from './synced-tables.ts'
 import { syncDb } from './tables.ts'
 

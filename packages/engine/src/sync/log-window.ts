@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 import { syncDb } from './tables.ts'
 
 /**

@@ -1,73 +1,67 @@
 import type { ZodType } from 'zod'
-import { catalogMutators, catalogQueries } from '../catalog/index.ts'
-import { identityMutators, identityQueries } from '../identity/index.ts'
-import { ledgerMutators, ledgerQueries } from '../ledger/index.ts'
+import { EngineError } from '../errors.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
-import type { Mutator, Query } from '../mutator/define.ts'
-import { createRegistry } from '../mutator/registry.ts'
+import type { Mutator, Operation, Query } from '../mutator/define.ts'
+import { type Operations, operations } from '../registry.ts'
 
-type AllMutatorExports = typeof identityMutators & typeof catalogMutators & typeof ledgerMutators
-type AllQueryExports = typeof catalogQueries &
-  typeof ledgerQueries &
-  Pick<typeof identityQueries, 'getHousehold' | 'listMembers'>
+type Nouns = Exclude<keyof Operations, 'byName'>
 
-/** The household mutators a device may run and push, keyed by their export name. */
-export type HouseholdMutators = {
-  [K in keyof AllMutatorExports as AllMutatorExports[K] extends { kind: 'mutator'; level: 'household' }
-    ? K
-    : never]: AllMutatorExports[K]
+/** A household mutator a device may run locally and push. */
+type DeviceMutator = Mutator<ZodType, unknown, HouseholdContext> & { audience: 'device' }
+
+type Pick2<N extends Nouns, Want> = {
+  [V in keyof Operations[N] as Operations[N][V] extends Want ? V : never]: Operations[N][V]
+}
+type NonEmpty<T> = { [K in keyof T as keyof T[K] extends never ? never : K]: T[K] }
+
+/** The device mutators by noun and verb (`tags.create`), what `hearth.mutate` exposes. */
+export type DeviceMutators = NonEmpty<{
+  [N in Nouns]: Pick2<N, { kind: 'mutator'; level: 'household'; audience: 'device' }>
+}>
+
+/** The device queries by noun and verb (`tags.list`), what `hearth.query` exposes. */
+export type DeviceQueries = NonEmpty<{
+  [N in Nouns]: Pick2<N, { kind: 'query'; level: 'household'; audience: 'device' }>
+}>
+
+function isDevice(op: Operation, kind: Operation['kind']): boolean {
+  return op.kind === kind && op.level === 'household' && op.audience === 'device'
 }
 
-/** The household queries a device may run on its replica, keyed by their export name. */
-export type HouseholdQueries = {
-  [K in keyof AllQueryExports as AllQueryExports[K] extends Query<ZodType, unknown, never>
-    ? Parameters<AllQueryExports[K]['run']>[2] extends HouseholdContext
-      ? K
-      : never
-    : never]: AllQueryExports[K]
-}
-
-type AnyMutator = Mutator<ZodType, unknown, HouseholdContext>
-type AnyQuery = Query<ZodType, unknown, HouseholdContext>
-
-/** Merges domain maps by export name, refusing a name two domains both export. */
-function mergeByExportName(...domains: Record<string, unknown>[]): Record<string, unknown> {
-  const merged: Record<string, unknown> = {}
-  for (const domain of domains) {
-    for (const [key, op] of Object.entries(domain)) {
-      if (key in merged) throw new Error(`Two domains export an operation named ${key}`)
-      merged[key] = op
-    }
+function deviceTree(kind: Operation['kind']): Record<string, Record<string, Operation>> {
+  const tree: Record<string, Record<string, Operation>> = {}
+  for (const op of operations.byName.values()) {
+    if (!isDevice(op, kind)) continue
+    const [noun, verb] = op.name.split('.') as [string, string]
+    tree[noun] ??= {}
+    tree[noun][verb] = op
   }
-  return merged
+  return tree
 }
 
-function isHouseholdMutator(op: unknown): boolean {
-  return (op as AnyMutator | undefined)?.kind === 'mutator' && (op as AnyMutator).level === 'household'
-}
+/** Every device mutator, by noun and verb. */
+export const deviceMutators = deviceTree('mutator') as unknown as DeviceMutators
 
-/** Household mutators by export name (`createAccount`), what the client SDK exposes. */
-export const householdMutators = Object.fromEntries(
-  Object.entries(mergeByExportName(identityMutators, catalogMutators, ledgerMutators)).filter(([, op]) =>
-    isHouseholdMutator(op),
-  ),
-) as unknown as HouseholdMutators
-
-/** Household queries by export name (`listAccounts`). */
-export const householdQueries = mergeByExportName(catalogQueries, ledgerQueries, {
-  getHousehold: identityQueries.getHousehold,
-  listMembers: identityQueries.listMembers,
-}) as unknown as HouseholdQueries
+/** Every device query, by noun and verb. */
+export const deviceQueries = deviceTree('query') as unknown as DeviceQueries
 
 /**
- * Every household mutator by its wire name (`accounts.create`): what a device pushes and the
- * server runs. Built once; a duplicate name fails at start-up.
+ * The mutator a device may run under `name`, for the replica and for the server's push alike. An
+ * unknown name is 400 `UNKNOWN_MUTATOR`; an operation only the server or its jobs may run is 403
+ * `NOT_A_DEVICE_OPERATION`, so a pushed `members.add` or `transactions.suggestCategory` is never
+ * applied.
  */
-export const syncMutators: Map<string, AnyMutator> = createRegistry(
-  householdMutators as unknown as Record<string, AnyMutator>,
-)
-
-/** Every household query by its name (`accounts.list`). */
-export const syncQueries: Map<string, AnyQuery> = createRegistry(
-  householdQueries as unknown as Record<string, AnyQuery>,
-)
+export function deviceMutator(name: string): DeviceMutator {
+  const op = operations.byName.get(name)
+  if (op?.kind !== 'mutator') {
+    throw new EngineError(400, 'UNKNOWN_MUTATOR', `No mutator is named ${name}.`)
+  }
+  if (!isDevice(op, 'mutator')) {
+    throw new EngineError(
+      403,
+      'NOT_A_DEVICE_OPERATION',
+      `${name} runs only on the server (audience "${op.audience}"); call it over REST, not from a device.`,
+    )
+  }
+  return op as DeviceMutator
+}

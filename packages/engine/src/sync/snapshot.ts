@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 import { type ReaderOptions, readPosition, type SyncPosition } from './delta.ts'
 import { canReadTable, syncedTables } from './synced-tables.ts'
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from '../database.ts'
 import type { Scope } from '../scopes.ts'
-import type { Database } from '../store/database.ts'
 
 /**
  * The read scope a key needs to receive a table's rows over sync. A device only gets what the

@@ -1,5 +1,5 @@
 import type { ColumnType, Generated, Kysely, Transaction } from 'kysely'
-import type { Database } from '../store/database.ts'
+import type { Database } from '../database.ts'
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>
 

@@ -1,8 +1,7 @@
 import {
-  catalogMutators,
-  catalogQueries,
   changesSince,
   type HouseholdContext,
+  operations,
   runMutation,
   runQuery,
   type Store,
@@ -13,18 +12,18 @@ import { describe, expect, it } from 'vitest'
 
 async function group(store: Store, ctx: HouseholdContext, name: string): Promise<string> {
   const id = ulid()
-  await runMutation(store.db, catalogMutators.createCategoryGroup, { id, name }, ctx)
+  await runMutation(store.db, operations.categoryGroups.create, { id, name }, ctx)
   return id
 }
 
 async function category(store: Store, ctx: HouseholdContext, groupId: string, name: string): Promise<string> {
   const id = ulid()
-  await runMutation(store.db, catalogMutators.createCategory, { id, groupId, name }, ctx)
+  await runMutation(store.db, operations.categories.create, { id, groupId, name }, ctx)
   return id
 }
 
 async function names(store: Store, ctx: HouseholdContext): Promise<string[]> {
-  const { items } = await runQuery(store.db, catalogQueries.listCategories, {}, ctx)
+  const { items } = await runQuery(store.db, operations.categories.list, {}, ctx)
   return items.map((c) => c.name)
 }
 
@@ -37,12 +36,12 @@ describe('categories', () => {
     const id = ulid()
     const { result } = await runMutation(
       store.db,
-      catalogMutators.createCategory,
+      operations.categories.create,
       { id, groupId: bills, name: 'Power', hidden: true },
       ctx,
     )
     expect(result).toMatchObject({ id, groupId: bills, name: 'Power', position: 1, hidden: true })
-    expect(await runQuery(store.db, catalogQueries.getCategory, { id }, ctx)).toEqual(result)
+    expect(await runQuery(store.db, operations.categories.get, { id }, ctx)).toEqual(result)
   })
 
   it('answers 404 when the group is deleted or belongs to another household', async () => {
@@ -51,10 +50,10 @@ describe('categories', () => {
     const other = await newHousehold(store)
     const theirs = await group(store, other, 'Theirs')
     const gone = await group(store, ctx, 'Gone')
-    await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id: gone }, ctx)
+    await runMutation(store.db, operations.categoryGroups.delete, { id: gone }, ctx)
     for (const groupId of [theirs, gone, ulid()]) {
       await expect(
-        runMutation(store.db, catalogMutators.createCategory, { id: ulid(), groupId, name: 'X' }, ctx),
+        runMutation(store.db, operations.categories.create, { id: ulid(), groupId, name: 'X' }, ctx),
       ).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' })
     }
   })
@@ -66,7 +65,7 @@ describe('categories', () => {
     const b = await group(store, ctx, 'B')
     await category(store, ctx, a, 'Other')
     await expect(
-      runMutation(store.db, catalogMutators.createCategory, { id: ulid(), groupId: a, name: 'OTHER' }, ctx),
+      runMutation(store.db, operations.categories.create, { id: ulid(), groupId: a, name: 'OTHER' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'CATEGORY_NAME_TAKEN' })
     await category(store, ctx, b, 'Other')
     expect(await names(store, ctx)).toEqual(['Other', 'Other'])
@@ -77,16 +76,16 @@ describe('categories', () => {
     const ctx = await newHousehold(store)
     const second = await group(store, ctx, 'Second')
     const first = await group(store, ctx, 'First')
-    await runMutation(store.db, catalogMutators.updateCategoryGroup, { id: first, position: 0 }, ctx)
-    await runMutation(store.db, catalogMutators.updateCategoryGroup, { id: second, position: 1 }, ctx)
+    await runMutation(store.db, operations.categoryGroups.update, { id: first, position: 0 }, ctx)
+    await runMutation(store.db, operations.categoryGroups.update, { id: second, position: 1 }, ctx)
     await category(store, ctx, second, 's1')
     const f1 = await category(store, ctx, first, 'f1')
     await category(store, ctx, first, 'f2')
-    await runMutation(store.db, catalogMutators.updateCategory, { id: f1, position: 9 }, ctx)
+    await runMutation(store.db, operations.categories.update, { id: f1, position: 9 }, ctx)
     const dropped = await category(store, ctx, first, 'dropped')
-    await runMutation(store.db, catalogMutators.deleteCategory, { id: dropped }, ctx)
+    await runMutation(store.db, operations.categories.delete, { id: dropped }, ctx)
     expect(await names(store, ctx)).toEqual(['f2', 'f1', 's1'])
-    const { items } = await runQuery(store.db, catalogQueries.listCategories, { groupId: second }, ctx)
+    const { items } = await runQuery(store.db, operations.categories.list, { groupId: second }, ctx)
     expect(items.map((c) => c.name)).toEqual(['s1'])
   })
 
@@ -100,14 +99,14 @@ describe('categories', () => {
     const moving = await category(store, ctx, a, 'moving')
     const { result } = await runMutation(
       store.db,
-      catalogMutators.updateCategory,
+      operations.categories.update,
       { id: moving, groupId: b },
       ctx,
     )
     expect(result).toMatchObject({ groupId: b, position: 2 })
     const { result: placed } = await runMutation(
       store.db,
-      catalogMutators.updateCategory,
+      operations.categories.update,
       { id: moving, groupId: a, position: 7, name: 'Renamed', hidden: true },
       ctx,
     )
@@ -120,16 +119,16 @@ describe('categories', () => {
     const a = await group(store, ctx, 'A')
     const b = await group(store, ctx, 'B')
     const gone = await group(store, ctx, 'Gone')
-    await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id: gone }, ctx)
+    await runMutation(store.db, operations.categoryGroups.delete, { id: gone }, ctx)
     await category(store, ctx, b, 'Food')
     const food = await category(store, ctx, a, 'food')
     await expect(
-      runMutation(store.db, catalogMutators.updateCategory, { id: food, groupId: gone }, ctx),
+      runMutation(store.db, operations.categories.update, { id: food, groupId: gone }, ctx),
     ).rejects.toMatchObject({
       status: 404,
     })
     await expect(
-      runMutation(store.db, catalogMutators.updateCategory, { id: food, groupId: b }, ctx),
+      runMutation(store.db, operations.categories.update, { id: food, groupId: b }, ctx),
     ).rejects.toMatchObject({
       status: 409,
       code: 'CATEGORY_NAME_TAKEN',
@@ -142,23 +141,23 @@ describe('categories', () => {
     const g = await group(store, ctx, 'G')
     const id = await category(store, ctx, g, 'Coffee')
     const payee = ulid()
-    await runMutation(store.db, catalogMutators.createPayee, { id: payee, name: 'Cafe', categoryId: id }, ctx)
-    const { version } = await runMutation(store.db, catalogMutators.deleteCategory, { id }, ctx)
-    await expect(runQuery(store.db, catalogQueries.getCategory, { id }, ctx)).rejects.toMatchObject({
+    await runMutation(store.db, operations.payees.create, { id: payee, name: 'Cafe', categoryId: id }, ctx)
+    const { version } = await runMutation(store.db, operations.categories.delete, { id }, ctx)
+    await expect(runQuery(store.db, operations.categories.get, { id }, ctx)).rejects.toMatchObject({
       status: 404,
     })
     expect(await names(store, ctx)).toEqual([])
-    expect((await runQuery(store.db, catalogQueries.getPayee, { id: payee }, ctx)).categoryId).toBeNull()
+    expect((await runQuery(store.db, operations.payees.get, { id: payee }, ctx)).categoryId).toBeNull()
     const changes = await changesSince(store.db, ctx.householdId, (version ?? 1) - 1)
     expect(changes.find((c) => c.table === 'categories')?.row).toMatchObject({
       id,
       deleted_at: expect.any(String),
     })
-    await expect(runMutation(store.db, catalogMutators.deleteCategory, { id }, ctx)).rejects.toMatchObject({
+    await expect(runMutation(store.db, operations.categories.delete, { id }, ctx)).rejects.toMatchObject({
       status: 404,
     })
     await expect(
-      runMutation(store.db, catalogMutators.updateCategory, { id, name: 'Back' }, ctx),
+      runMutation(store.db, operations.categories.update, { id, name: 'Back' }, ctx),
     ).rejects.toMatchObject({
       status: 404,
     })
@@ -176,7 +175,7 @@ describe('categories.reorder', () => {
     const b0 = await category(store, ctx, b, 'b0')
     const { result, version } = await runMutation(
       store.db,
-      catalogMutators.reorderCategories,
+      operations.categories.reorder,
       {
         items: [
           { id: a1, position: 0 },
@@ -187,7 +186,7 @@ describe('categories.reorder', () => {
       ctx,
     )
     expect(result).toEqual({ count: 3 })
-    const { items } = await runQuery(store.db, catalogQueries.listCategoryGroups, {}, ctx)
+    const { items } = await runQuery(store.db, operations.categoryGroups.list, {}, ctx)
     expect(items.map((g) => [g.name, g.categories?.map((c) => [c.name, c.position])])).toEqual([
       ['A', [['a1', 0]]],
       [
@@ -210,7 +209,7 @@ describe('categories.reorder', () => {
     await expect(
       runMutation(
         store.db,
-        catalogMutators.reorderCategories,
+        operations.categories.reorder,
         {
           items: [
             { id: a0, position: 0 },
@@ -233,13 +232,13 @@ describe('categories.reorder', () => {
     const a = await group(store, ctx, 'A')
     const a0 = await category(store, ctx, a, 'a0')
     const gone = await category(store, ctx, a, 'gone')
-    await runMutation(store.db, catalogMutators.deleteCategory, { id: gone }, ctx)
+    await runMutation(store.db, operations.categories.delete, { id: gone }, ctx)
     const theirGroup = await group(store, other, 'Theirs')
     const theirs = await category(store, other, theirGroup, 'theirs')
     await expect(
       runMutation(
         store.db,
-        catalogMutators.reorderCategories,
+        operations.categories.reorder,
         {
           items: [
             { id: a0, position: 5 },
@@ -260,7 +259,7 @@ describe('categories.reorder', () => {
         expect.objectContaining({ path: 'items.3.groupId' }),
       ],
     })
-    expect((await runQuery(store.db, catalogQueries.getCategory, { id: a0 }, ctx)).position).toBe(0)
+    expect((await runQuery(store.db, operations.categories.get, { id: a0 }, ctx)).position).toBe(0)
   })
 
   it('refuses a reorder that would put two same-named categories in one group, changing nothing', async () => {
@@ -273,19 +272,19 @@ describe('categories.reorder', () => {
     await expect(
       runMutation(
         store.db,
-        catalogMutators.reorderCategories,
+        operations.categories.reorder,
         { items: [{ id: a0, groupId: b, position: 0 }] },
         ctx,
       ),
     ).rejects.toMatchObject({ status: 409, code: 'CATEGORY_NAME_TAKEN' })
-    expect((await runQuery(store.db, catalogQueries.getCategory, { id: a0 }, ctx)).groupId).toBe(a)
+    expect((await runQuery(store.db, operations.categories.get, { id: a0 }, ctx)).groupId).toBe(a)
   })
 
   it('refuses an empty list', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     await expect(
-      runMutation(store.db, catalogMutators.reorderCategories, { items: [] }, ctx),
+      runMutation(store.db, operations.categories.reorder, { items: [] }, ctx),
     ).rejects.toMatchObject({
       status: 400,
       code: 'VALIDATION_FAILED',

@@ -21,7 +21,8 @@ function nameTaken(name: string, holderId: string) {
 
 /** Creates a category in a live group of the household; names are unique within a group, ignoring case. */
 export const createCategory = defineMutator({
-  name: 'categories.create',
+  audience: 'device',
+  description: 'Creates a category in a live group of the household.',
   scope: 'write:categories',
   args: CreateCategoryArgsSchema,
   async run(tx, args, ctx) {
@@ -56,7 +57,8 @@ export const createCategory = defineMutator({
  * a position places it last in its new group, and the name stays unique in the group it ends in.
  */
 export const updateCategory = defineMutator({
-  name: 'categories.update',
+  audience: 'device',
+  description: 'Renames, hides, repositions or moves a live category to another live group.',
   scope: 'write:categories',
   args: UpdateCategoryArgsSchema,
   async run(tx, args, ctx) {
@@ -93,7 +95,8 @@ export const updateCategory = defineMutator({
 
 /** Soft-deletes a live category and clears payee defaults that point at it; transactions keep it. */
 export const deleteCategory = defineMutator({
-  name: 'categories.delete',
+  audience: 'device',
+  description: 'Soft-deletes a live category and clears payee defaults that point at it.',
   scope: 'write:categories',
   args: IdArgsSchema,
   async run(tx, args, ctx) {
@@ -109,7 +112,9 @@ export const deleteCategory = defineMutator({
  * keep their place; names stay unique within each group.
  */
 export const reorderCategories = defineMutator({
-  name: 'categories.reorder',
+  audience: 'device',
+  description:
+    'Sets the group and position of many categories in one step: every id must be a distinct live category and every group a live group, or nothing changes.',
   scope: 'write:categories',
   args: ReorderCategoriesArgsSchema,
   async run(tx, args, ctx) {

@@ -1,11 +1,4 @@
-import {
-  catalogMutators,
-  catalogQueries,
-  changesSince,
-  runMutation,
-  runQuery,
-  type Store,
-} from '@hearth/engine'
+import { changesSince, operations, runMutation, runQuery, type Store } from '@hearth/engine'
 import { newHousehold, sharedStore } from '@hearth/test'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
@@ -28,7 +21,7 @@ describe('category groups', () => {
     const fun = ulid()
     const { result: created } = await runMutation(
       store.db,
-      catalogMutators.createCategoryGroup,
+      operations.categoryGroups.create,
       { id: bills, name: ' Bills ' },
       ctx,
     )
@@ -42,24 +35,19 @@ describe('category groups', () => {
     })
     await runMutation(
       store.db,
-      catalogMutators.createCategoryGroup,
+      operations.categoryGroups.create,
       { id: fun, name: 'Fun', isIncome: false },
       ctx,
     )
     const rent = ulid()
-    await runMutation(
-      store.db,
-      catalogMutators.createCategory,
-      { id: rent, groupId: bills, name: 'Rent' },
-      ctx,
-    )
+    await runMutation(store.db, operations.categories.create, { id: rent, groupId: bills, name: 'Rent' }, ctx)
 
-    const { items } = await runQuery(store.db, catalogQueries.listCategoryGroups, {}, ctx)
+    const { items } = await runQuery(store.db, operations.categoryGroups.list, {}, ctx)
     expect(items.map((g) => [g.name, g.position, g.categories?.map((c) => c.id)])).toEqual([
       ['Bills', 0, [rent]],
       ['Fun', 1, []],
     ])
-    const one = await runQuery(store.db, catalogQueries.getCategoryGroup, { id: bills }, ctx)
+    const one = await runQuery(store.db, operations.categoryGroups.get, { id: bills }, ctx)
     expect(one.categories?.map((c) => c.name)).toEqual(['Rent'])
     expect(await eventTypes(store, ctx.householdId)).toEqual(
       expect.arrayContaining(['category_group.created', 'category.created']),
@@ -70,14 +58,14 @@ describe('category groups', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const id = ulid()
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id, name: 'Savings' }, ctx)
+    await runMutation(store.db, operations.categoryGroups.create, { id, name: 'Savings' }, ctx)
     await expect(
-      runMutation(store.db, catalogMutators.createCategoryGroup, { id: ulid(), name: 'SAVINGS' }, ctx),
+      runMutation(store.db, operations.categoryGroups.create, { id: ulid(), name: 'SAVINGS' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'CATEGORY_GROUP_NAME_TAKEN' })
-    await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, ctx)
+    await runMutation(store.db, operations.categoryGroups.delete, { id }, ctx)
     const { result } = await runMutation(
       store.db,
-      catalogMutators.createCategoryGroup,
+      operations.categoryGroups.create,
       { id: ulid(), name: 'savings' },
       ctx,
     )
@@ -88,10 +76,10 @@ describe('category groups', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const id = ulid()
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id, name: 'A' }, ctx)
-    await runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, ctx)
+    await runMutation(store.db, operations.categoryGroups.create, { id, name: 'A' }, ctx)
+    await runMutation(store.db, operations.categoryGroups.delete, { id }, ctx)
     await expect(
-      runMutation(store.db, catalogMutators.createCategoryGroup, { id, name: 'B' }, ctx),
+      runMutation(store.db, operations.categoryGroups.create, { id, name: 'B' }, ctx),
     ).rejects.toMatchObject({
       status: 409,
       code: 'ID_ALREADY_EXISTS',
@@ -102,11 +90,11 @@ describe('category groups', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const a = ulid()
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id: a, name: 'Income' }, ctx)
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id: ulid(), name: 'Other' }, ctx)
+    await runMutation(store.db, operations.categoryGroups.create, { id: a, name: 'Income' }, ctx)
+    await runMutation(store.db, operations.categoryGroups.create, { id: ulid(), name: 'Other' }, ctx)
     const { result } = await runMutation(
       store.db,
-      catalogMutators.updateCategoryGroup,
+      operations.categoryGroups.update,
       { id: a, name: 'Salary', position: 5, hidden: true, isIncome: true },
       ctx,
     )
@@ -118,11 +106,11 @@ describe('category groups', () => {
       categories: [],
     })
     await expect(
-      runMutation(store.db, catalogMutators.updateCategoryGroup, { id: a, name: 'other' }, ctx),
+      runMutation(store.db, operations.categoryGroups.update, { id: a, name: 'other' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'CATEGORY_GROUP_NAME_TAKEN' })
     const { result: same } = await runMutation(
       store.db,
-      catalogMutators.updateCategoryGroup,
+      operations.categoryGroups.update,
       { id: a, name: 'SALARY' },
       ctx,
     )
@@ -134,19 +122,19 @@ describe('category groups', () => {
     const ctx = await newHousehold(store)
     const other = await newHousehold(store)
     const theirs = ulid()
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id: theirs, name: 'Theirs' }, other)
+    await runMutation(store.db, operations.categoryGroups.create, { id: theirs, name: 'Theirs' }, other)
     for (const id of [theirs, 'not-a-ulid']) {
       await expect(
-        runMutation(store.db, catalogMutators.updateCategoryGroup, { id, name: 'Mine' }, ctx),
+        runMutation(store.db, operations.categoryGroups.update, { id, name: 'Mine' }, ctx),
       ).rejects.toMatchObject({
         status: 404,
         code: 'NOT_FOUND',
       })
-      await expect(runQuery(store.db, catalogQueries.getCategoryGroup, { id }, ctx)).rejects.toMatchObject({
+      await expect(runQuery(store.db, operations.categoryGroups.get, { id }, ctx)).rejects.toMatchObject({
         status: 404,
       })
       await expect(
-        runMutation(store.db, catalogMutators.deleteCategoryGroup, { id }, ctx),
+        runMutation(store.db, operations.categoryGroups.delete, { id }, ctx),
       ).rejects.toMatchObject({ status: 404 })
     }
   })
@@ -157,33 +145,28 @@ describe('category groups', () => {
     const group = ulid()
     const food = ulid()
     const payee = ulid()
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id: group, name: 'Everyday' }, ctx)
+    await runMutation(store.db, operations.categoryGroups.create, { id: group, name: 'Everyday' }, ctx)
+    await runMutation(store.db, operations.categories.create, { id: food, groupId: group, name: 'Food' }, ctx)
     await runMutation(
       store.db,
-      catalogMutators.createCategory,
-      { id: food, groupId: group, name: 'Food' },
-      ctx,
-    )
-    await runMutation(
-      store.db,
-      catalogMutators.createPayee,
+      operations.payees.create,
       { id: payee, name: 'Grocer', categoryId: food },
       ctx,
     )
     const { result, version } = await runMutation(
       store.db,
-      catalogMutators.deleteCategoryGroup,
+      operations.categoryGroups.delete,
       { id: group },
       ctx,
     )
     expect(result).toEqual({ id: group, categoryIds: [food] })
 
-    expect((await runQuery(store.db, catalogQueries.listCategoryGroups, {}, ctx)).items).toEqual([])
-    expect((await runQuery(store.db, catalogQueries.listCategories, {}, ctx)).items).toEqual([])
-    await expect(runQuery(store.db, catalogQueries.getCategory, { id: food }, ctx)).rejects.toMatchObject({
+    expect((await runQuery(store.db, operations.categoryGroups.list, {}, ctx)).items).toEqual([])
+    expect((await runQuery(store.db, operations.categories.list, {}, ctx)).items).toEqual([])
+    await expect(runQuery(store.db, operations.categories.get, { id: food }, ctx)).rejects.toMatchObject({
       status: 404,
     })
-    expect((await runQuery(store.db, catalogQueries.getPayee, { id: payee }, ctx)).categoryId).toBeNull()
+    expect((await runQuery(store.db, operations.payees.get, { id: payee }, ctx)).categoryId).toBeNull()
     const rows = await store.db.selectFrom('categories').select('deleted_at').where('id', '=', food).execute()
     expect(rows[0]?.deleted_at).toBeInstanceOf(Date)
 
@@ -193,7 +176,7 @@ describe('category groups', () => {
       expect.arrayContaining(['category.deleted', 'payee.updated', 'category_group.deleted']),
     )
     await expect(
-      runMutation(store.db, catalogMutators.deleteCategoryGroup, { id: group }, ctx),
+      runMutation(store.db, operations.categoryGroups.delete, { id: group }, ctx),
     ).rejects.toMatchObject({
       status: 404,
     })
@@ -204,12 +187,12 @@ describe('category groups', () => {
     const ctx = await newHousehold(store)
     const reader = { ...ctx, scopes: ['read:categories' as const] }
     await expect(
-      runMutation(store.db, catalogMutators.createCategoryGroup, { id: ulid(), name: 'X' }, reader),
+      runMutation(store.db, operations.categoryGroups.create, { id: ulid(), name: 'X' }, reader),
     ).rejects.toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' })
     await expect(
-      runQuery(store.db, catalogQueries.listCategoryGroups, {}, { ...ctx, scopes: ['read:payees'] }),
+      runQuery(store.db, operations.categoryGroups.list, {}, { ...ctx, scopes: ['read:payees'] }),
     ).rejects.toMatchObject({ status: 403 })
-    expect((await runQuery(store.db, catalogQueries.listCategoryGroups, {}, reader)).items).toEqual([])
+    expect((await runQuery(store.db, operations.categoryGroups.list, {}, reader)).items).toEqual([])
   })
 
   it('refuses unknown fields and blank names with field errors', async () => {
@@ -218,7 +201,7 @@ describe('category groups', () => {
     await expect(
       runMutation(
         store.db,
-        catalogMutators.createCategoryGroup,
+        operations.categoryGroups.create,
         { id: ulid(), name: '   ', colour: 'red' },
         ctx,
       ),

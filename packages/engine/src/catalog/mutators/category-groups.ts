@@ -20,7 +20,8 @@ function nameTaken(name: string, holderId: string) {
 
 /** Creates a category group; live group names are unique in a household, ignoring case. */
 export const createCategoryGroup = defineMutator({
-  name: 'categoryGroups.create',
+  audience: 'device',
+  description: 'Creates a category group.',
   scope: 'write:categories',
   args: CreateCategoryGroupArgsSchema,
   async run(tx, args, ctx) {
@@ -49,7 +50,8 @@ export const createCategoryGroup = defineMutator({
 
 /** Renames, moves, hides or re-kinds a live group; the name stays unique among live groups. */
 export const updateCategoryGroup = defineMutator({
-  name: 'categoryGroups.update',
+  audience: 'device',
+  description: 'Renames, moves, hides or re-kinds a live group.',
   scope: 'write:categories',
   args: UpdateCategoryGroupArgsSchema,
   async run(tx, args, ctx) {
@@ -86,7 +88,9 @@ export const updateCategoryGroup = defineMutator({
  * deleted group; payees that defaulted to those categories lose the default.
  */
 export const deleteCategoryGroup = defineMutator({
-  name: 'categoryGroups.delete',
+  audience: 'device',
+  description:
+    'Soft-deletes a group together with its live categories, so no live category is left in a deleted group.',
   scope: 'write:categories',
   args: IdArgsSchema,
   async run(tx, args, ctx) {

@@ -1,8 +1,7 @@
 import {
-  catalogMutators,
-  catalogQueries,
   DEFAULT_FLAGS,
   deriveUlid,
+  operations,
   runMutation,
   runQuery,
   seedDefaultFlags,
@@ -15,7 +14,7 @@ describe('flags', () => {
   it('seeds the default flags on a new household, with ids derived from the household id', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
-    const { items } = await runQuery(store.db, catalogQueries.listFlags, {}, ctx)
+    const { items } = await runQuery(store.db, operations.flags.list, {}, ctx)
     expect(items.map((f) => [f.name, f.position])).toEqual(DEFAULT_FLAGS.map((f, i) => [f.name, i]))
     expect(items.map((f) => f.id)).toEqual(
       DEFAULT_FLAGS.map((f) => deriveUlid(ctx.householdId, `flag:${f.key}`)),
@@ -36,7 +35,7 @@ describe('flags', () => {
       .transaction()
       .execute((tx) => seedDefaultFlags(tx, ctx.householdId, ctx.now, ids))
     expect(again).toEqual([])
-    expect((await runQuery(store.db, catalogQueries.listFlags, {}, ctx)).items).toHaveLength(
+    expect((await runQuery(store.db, operations.flags.list, {}, ctx)).items).toHaveLength(
       DEFAULT_FLAGS.length,
     )
   })
@@ -47,17 +46,17 @@ describe('flags', () => {
     const id = ulid()
     const { result } = await runMutation(
       store.db,
-      catalogMutators.createFlag,
+      operations.flags.create,
       { id, name: 'Review', color: '#123ABC' },
       ctx,
     )
     expect(result).toMatchObject({ id, name: 'Review', color: '#123abc', position: DEFAULT_FLAGS.length })
-    expect(await runQuery(store.db, catalogQueries.getFlag, { id }, ctx)).toEqual(result)
+    expect(await runQuery(store.db, operations.flags.get, { id }, ctx)).toEqual(result)
     await expect(
-      runMutation(store.db, catalogMutators.createFlag, { id: ulid(), name: 'red', color: '#ff0000' }, ctx),
+      runMutation(store.db, operations.flags.create, { id: ulid(), name: 'red', color: '#ff0000' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'FLAG_NAME_TAKEN' })
     await expect(
-      runMutation(store.db, catalogMutators.createFlag, { id: ulid(), name: 'No colour' }, ctx),
+      runMutation(store.db, operations.flags.create, { id: ulid(), name: 'No colour' }, ctx),
     ).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED' })
   })
 
@@ -65,27 +64,27 @@ describe('flags', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const other = await newHousehold(store)
-    const { items } = await runQuery(store.db, catalogQueries.listFlags, {}, ctx)
+    const { items } = await runQuery(store.db, operations.flags.list, {}, ctx)
     const red = items[0]?.id as string
     const { result } = await runMutation(
       store.db,
-      catalogMutators.updateFlag,
+      operations.flags.update,
       { id: red, name: 'Urgent', color: '#aa0000', position: 99 },
       ctx,
     )
     expect(result).toMatchObject({ id: red, name: 'Urgent', color: '#aa0000', position: 99 })
     await expect(
-      runMutation(store.db, catalogMutators.updateFlag, { id: red, name: 'ORANGE' }, ctx),
+      runMutation(store.db, operations.flags.update, { id: red, name: 'ORANGE' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'FLAG_NAME_TAKEN' })
-    await runMutation(store.db, catalogMutators.deleteFlag, { id: red }, ctx)
-    const after = await runQuery(store.db, catalogQueries.listFlags, {}, ctx)
+    await runMutation(store.db, operations.flags.delete, { id: red }, ctx)
+    const after = await runQuery(store.db, operations.flags.list, {}, ctx)
     expect(after.items.map((f) => f.name)).toEqual(['Orange', 'Yellow', 'Green', 'Blue', 'Purple'])
-    await expect(runMutation(store.db, catalogMutators.deleteFlag, { id: red }, ctx)).rejects.toMatchObject({
+    await expect(runMutation(store.db, operations.flags.delete, { id: red }, ctx)).rejects.toMatchObject({
       status: 404,
     })
-    const theirs = (await runQuery(store.db, catalogQueries.listFlags, {}, other)).items[0]?.id as string
+    const theirs = (await runQuery(store.db, operations.flags.list, {}, other)).items[0]?.id as string
     await expect(
-      runMutation(store.db, catalogMutators.updateFlag, { id: theirs, name: 'Mine' }, ctx),
+      runMutation(store.db, operations.flags.update, { id: theirs, name: 'Mine' }, ctx),
     ).rejects.toMatchObject({
       status: 404,
     })
@@ -95,11 +94,11 @@ describe('flags', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const reader = { ...ctx, scopes: ['read:transactions' as const] }
-    expect((await runQuery(store.db, catalogQueries.listFlags, {}, reader)).items).toHaveLength(
+    expect((await runQuery(store.db, operations.flags.list, {}, reader)).items).toHaveLength(
       DEFAULT_FLAGS.length,
     )
     await expect(
-      runMutation(store.db, catalogMutators.createFlag, { id: ulid(), name: 'X', color: '#000000' }, reader),
+      runMutation(store.db, operations.flags.create, { id: ulid(), name: 'X', color: '#000000' }, reader),
     ).rejects.toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' })
   })
 })

@@ -14,7 +14,8 @@ function nameTaken(name: string, holderId: string) {
 
 /** Creates a flag; flag names are unique in a household, ignoring case. */
 export const createFlag = defineMutator({
-  name: 'flags.create',
+  audience: 'device',
+  description: 'Creates a flag.',
   scope: 'write:transactions',
   args: CreateFlagArgsSchema,
   async run(tx, args, ctx) {
@@ -42,7 +43,8 @@ export const createFlag = defineMutator({
 
 /** Renames, recolours or repositions a flag; the name stays unique in the household, ignoring case. */
 export const updateFlag = defineMutator({
-  name: 'flags.update',
+  audience: 'device',
+  description: 'Renames, recolours or repositions a flag.',
   scope: 'write:transactions',
   args: UpdateFlagArgsSchema,
   async run(tx, args, ctx) {
@@ -72,7 +74,8 @@ export const updateFlag = defineMutator({
 
 /** Deletes a flag for good; the database removes it from every transaction that carried it. */
 export const deleteFlag = defineMutator({
-  name: 'flags.delete',
+  audience: 'device',
+  description: 'Deletes a flag for good.',
   scope: 'write:transactions',
   args: IdArgsSchema,
   async run(tx, args, ctx) {

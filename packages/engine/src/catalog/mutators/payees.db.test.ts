@@ -1,8 +1,7 @@
 import {
-  catalogMutators,
-  catalogQueries,
   findOrCreatePayeeByName,
   type HouseholdContext,
+  operations,
   runMutation,
   runQuery,
   type Store,
@@ -14,8 +13,8 @@ import { describe, expect, it } from 'vitest'
 async function categoryIn(store: Store, ctx: HouseholdContext): Promise<string> {
   const groupId = ulid()
   const id = ulid()
-  await runMutation(store.db, catalogMutators.createCategoryGroup, { id: groupId, name: `G ${groupId}` }, ctx)
-  await runMutation(store.db, catalogMutators.createCategory, { id, groupId, name: 'Food' }, ctx)
+  await runMutation(store.db, operations.categoryGroups.create, { id: groupId, name: `G ${groupId}` }, ctx)
+  await runMutation(store.db, operations.categories.create, { id, groupId, name: 'Food' }, ctx)
   return id
 }
 
@@ -27,26 +26,26 @@ describe('payees', () => {
     const id = ulid()
     const { result } = await runMutation(
       store.db,
-      catalogMutators.createPayee,
+      operations.payees.create,
       { id, name: '  Café  Crème ', categoryId },
       ctx,
     )
     expect(result).toMatchObject({ id, name: 'Café  Crème', normalizedName: 'cafe creme', categoryId })
-    expect(await runQuery(store.db, catalogQueries.getPayee, { id }, ctx)).toEqual(result)
+    expect(await runQuery(store.db, operations.payees.get, { id }, ctx)).toEqual(result)
   })
 
   it('refuses a name whose normalized form a live payee holds, and frees it once that payee is deleted', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const first = ulid()
-    await runMutation(store.db, catalogMutators.createPayee, { id: first, name: "McDonald's" }, ctx)
+    await runMutation(store.db, operations.payees.create, { id: first, name: "McDonald's" }, ctx)
     await expect(
-      runMutation(store.db, catalogMutators.createPayee, { id: ulid(), name: 'MCDONALDS' }, ctx),
+      runMutation(store.db, operations.payees.create, { id: ulid(), name: 'MCDONALDS' }, ctx),
     ).rejects.toMatchObject({ status: 409, code: 'PAYEE_NAME_TAKEN', extra: { payeeId: first } })
-    await runMutation(store.db, catalogMutators.deletePayee, { id: first }, ctx)
+    await runMutation(store.db, operations.payees.delete, { id: first }, ctx)
     const { result } = await runMutation(
       store.db,
-      catalogMutators.createPayee,
+      operations.payees.create,
       { id: ulid(), name: 'McDonalds' },
       ctx,
     )
@@ -58,10 +57,10 @@ describe('payees', () => {
     const ctx = await newHousehold(store)
     const categoryId = await categoryIn(store, ctx)
     const id = ulid()
-    await runMutation(store.db, catalogMutators.createPayee, { id, name: 'Amazon' }, ctx)
+    await runMutation(store.db, operations.payees.create, { id, name: 'Amazon' }, ctx)
     const { result } = await runMutation(
       store.db,
-      catalogMutators.updatePayee,
+      operations.payees.update,
       { id, name: 'AMAZON.COM Marketplace', categoryId },
       ctx,
     )
@@ -72,14 +71,14 @@ describe('payees', () => {
     })
     const { result: cleared } = await runMutation(
       store.db,
-      catalogMutators.updatePayee,
+      operations.payees.update,
       { id, categoryId: null },
       ctx,
     )
     expect(cleared.categoryId).toBeNull()
     const { result: recased } = await runMutation(
       store.db,
-      catalogMutators.updatePayee,
+      operations.payees.update,
       { id, name: 'amazon.com marketplace' },
       ctx,
     )
@@ -92,25 +91,25 @@ describe('payees', () => {
     const other = await newHousehold(store)
     const theirs = await categoryIn(store, other)
     const gone = await categoryIn(store, ctx)
-    await runMutation(store.db, catalogMutators.deleteCategory, { id: gone }, ctx)
+    await runMutation(store.db, operations.categories.delete, { id: gone }, ctx)
     for (const categoryId of [theirs, gone]) {
       await expect(
-        runMutation(store.db, catalogMutators.createPayee, { id: ulid(), name: 'X', categoryId }, ctx),
+        runMutation(store.db, operations.payees.create, { id: ulid(), name: 'X', categoryId }, ctx),
       ).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' })
     }
     const id = ulid()
-    await runMutation(store.db, catalogMutators.createPayee, { id, name: 'Y' }, ctx)
+    await runMutation(store.db, operations.payees.create, { id, name: 'Y' }, ctx)
     await expect(
-      runMutation(store.db, catalogMutators.updatePayee, { id, categoryId: theirs }, ctx),
+      runMutation(store.db, operations.payees.update, { id, categoryId: theirs }, ctx),
     ).rejects.toMatchObject({
       status: 404,
     })
-    await expect(runQuery(store.db, catalogQueries.getPayee, { id: ulid() }, ctx)).rejects.toMatchObject({
+    await expect(runQuery(store.db, operations.payees.get, { id: ulid() }, ctx)).rejects.toMatchObject({
       status: 404,
     })
-    await expect(
-      runMutation(store.db, catalogMutators.deletePayee, { id: 'nope' }, ctx),
-    ).rejects.toMatchObject({ status: 404 })
+    await expect(runMutation(store.db, operations.payees.delete, { id: 'nope' }, ctx)).rejects.toMatchObject({
+      status: 404,
+    })
   })
 
   it('lists live payees alphabetically by normalized name and hides deleted ones', async () => {
@@ -123,13 +122,13 @@ describe('payees', () => {
       [gone, 'Gone'],
       [ulid(), 'apple'],
     ] as const) {
-      await runMutation(store.db, catalogMutators.createPayee, { id, name }, ctx)
+      await runMutation(store.db, operations.payees.create, { id, name }, ctx)
     }
-    await runMutation(store.db, catalogMutators.deletePayee, { id: gone }, ctx)
-    await expect(runQuery(store.db, catalogQueries.getPayee, { id: gone }, ctx)).rejects.toMatchObject({
+    await runMutation(store.db, operations.payees.delete, { id: gone }, ctx)
+    await expect(runQuery(store.db, operations.payees.get, { id: gone }, ctx)).rejects.toMatchObject({
       status: 404,
     })
-    const { items } = await runQuery(store.db, catalogQueries.listPayees, {}, ctx)
+    const { items } = await runQuery(store.db, operations.payees.list, {}, ctx)
     expect(items.map((p) => p.name)).toEqual(['apple', 'Éclair', 'zeta'])
   })
 
@@ -137,9 +136,9 @@ describe('payees', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const id = ulid()
-    await runMutation(store.db, catalogMutators.createPayee, { id, name: 'Shop' }, ctx)
-    await runMutation(store.db, catalogMutators.updatePayee, { id, name: 'Store' }, ctx)
-    await runMutation(store.db, catalogMutators.deletePayee, { id }, ctx)
+    await runMutation(store.db, operations.payees.create, { id, name: 'Shop' }, ctx)
+    await runMutation(store.db, operations.payees.update, { id, name: 'Store' }, ctx)
+    await runMutation(store.db, operations.payees.delete, { id }, ctx)
     const rows = await store.db
       .selectFrom('outbox')
       .select('payload')
@@ -158,7 +157,7 @@ describe('findOrCreatePayeeByName', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const existing = ulid()
-    await runMutation(store.db, catalogMutators.createPayee, { id: existing, name: 'Whole Foods' }, ctx)
+    await runMutation(store.db, operations.payees.create, { id: existing, name: 'Whole Foods' }, ctx)
     const fresh = ulid()
     const [found, created, again] = await store.db
       .transaction()
@@ -180,9 +179,9 @@ describe('findOrCreatePayeeByName', () => {
     const ctx = await newHousehold(store)
     const other = await newHousehold(store)
     const gone = ulid()
-    await runMutation(store.db, catalogMutators.createPayee, { id: gone, name: 'Deli' }, ctx)
-    await runMutation(store.db, catalogMutators.deletePayee, { id: gone }, ctx)
-    await runMutation(store.db, catalogMutators.createPayee, { id: ulid(), name: 'Deli' }, other)
+    await runMutation(store.db, operations.payees.create, { id: gone, name: 'Deli' }, ctx)
+    await runMutation(store.db, operations.payees.delete, { id: gone }, ctx)
+    await runMutation(store.db, operations.payees.create, { id: ulid(), name: 'Deli' }, other)
     const fresh = ulid()
     const result = await store.db
       .transaction()

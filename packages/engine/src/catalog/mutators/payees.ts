@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely'
+import type { Database } from '../../database.ts'
 import { conflict } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
-import type { Database } from '../../store/database.ts'
 import { IdArgsSchema } from '../fields.ts'
 import { findPayeeByName } from '../find-or-create-payee.ts'
 import { assertIdFree, requireCategory, requirePayee } from '../lookups.ts'
@@ -25,7 +25,8 @@ async function assertPayeeNameFree(
 
 /** Creates a payee; no two live payees share a normalized name, and a default category must be live. */
 export const createPayee = defineMutator({
-  name: 'payees.create',
+  audience: 'device',
+  description: 'Creates a payee.',
   scope: 'write:payees',
   args: CreatePayeeArgsSchema,
   async run(tx, args, ctx) {
@@ -53,7 +54,8 @@ export const createPayee = defineMutator({
 
 /** Renames a live payee (recomputing its normalized name) or sets its default category. */
 export const updatePayee = defineMutator({
-  name: 'payees.update',
+  audience: 'device',
+  description: 'Renames a live payee (recomputing its normalized name) or sets its default category.',
   scope: 'write:payees',
   args: UpdatePayeeArgsSchema,
   async run(tx, args, ctx) {
@@ -83,7 +85,8 @@ export const updatePayee = defineMutator({
 
 /** Soft-deletes a live payee; transactions keep pointing at it, and its name becomes free again. */
 export const deletePayee = defineMutator({
-  name: 'payees.delete',
+  audience: 'device',
+  description: 'Soft-deletes a live payee.',
   scope: 'write:payees',
   args: IdArgsSchema,
   async run(tx, args, ctx) {

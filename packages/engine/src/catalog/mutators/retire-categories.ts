@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely'
+import type { Database } from '../../database.ts'
 import type { MutationContext } from '../../mutator/context.ts'
-import type { Database } from '../../store/database.ts'
 import { toPayee } from '../model.ts'
 
 /**

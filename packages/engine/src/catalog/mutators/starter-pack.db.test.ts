@@ -1,12 +1,4 @@
-import {
-  catalogMutators,
-  catalogQueries,
-  type HouseholdContext,
-  identityMutators,
-  runMutation,
-  runQuery,
-  type Store,
-} from '@hearth/engine'
+import { type HouseholdContext, operations, runMutation, runQuery, type Store } from '@hearth/engine'
 import { newHousehold, sharedStore } from '@hearth/test'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
@@ -16,11 +8,11 @@ import { starterPackId } from './starter-pack.ts'
 const PACK_CATEGORIES = STARTER_PACK.reduce((n, g) => n + g.categories.length, 0)
 
 async function seed(store: Store, ctx: HouseholdContext, seedId = ulid()) {
-  return (await runMutation(store.db, catalogMutators.seedStarterPack, { seedId }, ctx)).result
+  return (await runMutation(store.db, operations.catalog.seedStarterPack, { seedId }, ctx)).result
 }
 
 async function setLanguage(store: Store, ctx: HouseholdContext, dataLanguage: string) {
-  await runMutation(store.db, identityMutators.updateHousehold, { dataLanguage }, ctx)
+  await runMutation(store.db, operations.households.update, { dataLanguage }, ctx)
 }
 
 describe('catalog.seedStarterPack', () => {
@@ -39,7 +31,7 @@ describe('catalog.seedStarterPack', () => {
     )
     expect(result.created.categories).toHaveLength(PACK_CATEGORIES)
 
-    const { items } = await runQuery(store.db, catalogQueries.listCategoryGroups, {}, ctx)
+    const { items } = await runQuery(store.db, operations.categoryGroups.list, {}, ctx)
     expect(items.map((g) => g.name)).toEqual(STARTER_PACK.map((g) => g.names.en))
     expect(items[0]?.categories?.map((c) => [c.name, c.position])).toEqual(
       STARTER_PACK[0]?.categories.map((c, i) => [c.names.en, i]),
@@ -58,7 +50,7 @@ describe('catalog.seedStarterPack', () => {
     expect(second.created).toEqual({ groups: [], categories: [] })
     expect(second.skipped.groups.map((g) => g.id)).toEqual(first.created.groups.map((g) => g.id))
     expect(second.skipped.categories.map((c) => c.id)).toEqual(first.created.categories.map((c) => c.id))
-    const { items } = await runQuery(store.db, catalogQueries.listCategories, {}, ctx)
+    const { items } = await runQuery(store.db, operations.categories.list, {}, ctx)
     expect(items).toHaveLength(PACK_CATEGORIES)
   })
 
@@ -99,25 +91,25 @@ describe('catalog.seedStarterPack', () => {
     const ctx = await newHousehold(store)
     const bills = ulid()
     const mine = ulid()
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id: bills, name: 'BILLS' }, ctx)
-    await runMutation(store.db, catalogMutators.createCategoryGroup, { id: mine, name: 'Mine' }, ctx)
+    await runMutation(store.db, operations.categoryGroups.create, { id: bills, name: 'BILLS' }, ctx)
+    await runMutation(store.db, operations.categoryGroups.create, { id: mine, name: 'Mine' }, ctx)
     const rent = ulid()
     await runMutation(
       store.db,
-      catalogMutators.createCategory,
+      operations.categories.create,
       { id: rent, groupId: bills, name: 'rent or mortgage' },
       ctx,
     )
     await runMutation(
       store.db,
-      catalogMutators.createCategory,
+      operations.categories.create,
       { id: ulid(), groupId: bills, name: 'Parking' },
       ctx,
     )
     const groceries = ulid()
     await runMutation(
       store.db,
-      catalogMutators.createCategory,
+      operations.categories.create,
       { id: groceries, groupId: mine, name: 'Groceries' },
       ctx,
     )
@@ -129,7 +121,7 @@ describe('catalog.seedStarterPack', () => {
     expect(result.created.groups[0]?.position).toBe(2)
     expect(result.created.categories).toHaveLength(PACK_CATEGORIES - 2)
 
-    const group = await runQuery(store.db, catalogQueries.getCategoryGroup, { id: bills }, ctx)
+    const group = await runQuery(store.db, operations.categoryGroups.get, { id: bills }, ctx)
     expect(group.categories?.map((c) => [c.name, c.position])).toEqual([
       ['rent or mortgage', 0],
       ['Parking', 1],
@@ -146,7 +138,7 @@ describe('catalog.seedStarterPack', () => {
     const seedId = ulid()
     const first = await seed(store, ctx, seedId)
     const gifts = first.created.categories.find((c) => c.name === 'Gifts')
-    await runMutation(store.db, catalogMutators.deleteCategory, { id: gifts?.id }, ctx)
+    await runMutation(store.db, operations.categories.delete, { id: gifts?.id }, ctx)
 
     await expect(seed(store, ctx, seedId)).rejects.toMatchObject({ status: 409, code: 'ID_ALREADY_EXISTS' })
     const again = await seed(store, ctx)
@@ -175,7 +167,7 @@ describe('catalog.seedStarterPack', () => {
     await expect(
       runMutation(
         store.db,
-        catalogMutators.seedStarterPack,
+        operations.catalog.seedStarterPack,
         { seedId: ulid() },
         { ...ctx, scopes: ['read:categories'] },
       ),

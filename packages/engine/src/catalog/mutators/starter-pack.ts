@@ -33,7 +33,9 @@ export function starterPackId(seedId: string, kind: 'group' | 'category', key: s
  * category of the household already has is skipped, so re-running never duplicates.
  */
 export const seedStarterPack = defineMutator({
-  name: 'catalog.seedStarterPack',
+  audience: 'device',
+  description:
+    "Seeds the starter categories in the household's data language, idempotent by name: a live group with a pack group's name (ignoring case) is reused, a pack category whose name any live category of the household already has is skipped, so re-running never duplicates.",
   scope: 'write:categories',
   args: SeedStarterPackArgsSchema,
   async run(tx, args, ctx): Promise<StarterPackResult> {

@@ -1,4 +1,4 @@
-import { catalogMutators, catalogQueries, changesSince, runMutation, runQuery } from '@hearth/engine'
+import { changesSince, operations, runMutation, runQuery } from '@hearth/engine'
 import { newHousehold, sharedStore } from '@hearth/test'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
@@ -10,7 +10,7 @@ describe('tags', () => {
     const id = ulid()
     const { result } = await runMutation(
       store.db,
-      catalogMutators.createTag,
+      operations.tags.create,
       { id, name: 'Vacation', color: '#FFAA00' },
       ctx,
     )
@@ -21,14 +21,14 @@ describe('tags', () => {
       createdAt: ctx.now.toISOString(),
       updatedAt: ctx.now.toISOString(),
     })
-    await runMutation(store.db, catalogMutators.createTag, { id: ulid(), name: 'business' }, ctx)
-    const tags = await runQuery(store.db, catalogQueries.listTags, {}, ctx)
+    await runMutation(store.db, operations.tags.create, { id: ulid(), name: 'business' }, ctx)
+    const tags = await runQuery(store.db, operations.tags.list, {}, ctx)
     expect(Array.isArray(tags)).toBe(true)
     expect(tags.map((t) => [t.name, t.color])).toEqual([
       ['business', null],
       ['Vacation', '#ffaa00'],
     ])
-    expect(await runQuery(store.db, catalogQueries.getTag, { id }, ctx)).toEqual(result)
+    expect(await runQuery(store.db, operations.tags.get, { id }, ctx)).toEqual(result)
   })
 
   it('refuses a duplicate name in any case with 409 TAG_NAME_TAKEN, on create and on rename', async () => {
@@ -36,33 +36,33 @@ describe('tags', () => {
     const ctx = await newHousehold(store)
     const a = ulid()
     const b = ulid()
-    await runMutation(store.db, catalogMutators.createTag, { id: a, name: 'Kids' }, ctx)
-    await runMutation(store.db, catalogMutators.createTag, { id: b, name: 'Pets' }, ctx)
+    await runMutation(store.db, operations.tags.create, { id: a, name: 'Kids' }, ctx)
+    await runMutation(store.db, operations.tags.create, { id: b, name: 'Pets' }, ctx)
     await expect(
-      runMutation(store.db, catalogMutators.createTag, { id: ulid(), name: 'KIDS' }, ctx),
+      runMutation(store.db, operations.tags.create, { id: ulid(), name: 'KIDS' }, ctx),
     ).rejects.toMatchObject({
       status: 409,
       code: 'TAG_NAME_TAKEN',
       extra: { tagId: a },
     })
     await expect(
-      runMutation(store.db, catalogMutators.updateTag, { id: b, name: 'kids' }, ctx),
+      runMutation(store.db, operations.tags.update, { id: b, name: 'kids' }, ctx),
     ).rejects.toMatchObject({
       status: 409,
       code: 'TAG_NAME_TAKEN',
     })
     const other = await newHousehold(store)
-    await runMutation(store.db, catalogMutators.createTag, { id: ulid(), name: 'Kids' }, other)
+    await runMutation(store.db, operations.tags.create, { id: ulid(), name: 'Kids' }, other)
   })
 
   it('renames, recolours and clears the colour', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const id = ulid()
-    await runMutation(store.db, catalogMutators.createTag, { id, name: 'trip', color: '#000000' }, ctx)
-    const { result } = await runMutation(store.db, catalogMutators.updateTag, { id, name: 'Trip' }, ctx)
+    await runMutation(store.db, operations.tags.create, { id, name: 'trip', color: '#000000' }, ctx)
+    const { result } = await runMutation(store.db, operations.tags.update, { id, name: 'Trip' }, ctx)
     expect(result).toMatchObject({ name: 'Trip', color: '#000000' })
-    const { result: plain } = await runMutation(store.db, catalogMutators.updateTag, { id, color: null }, ctx)
+    const { result: plain } = await runMutation(store.db, operations.tags.update, { id, color: null }, ctx)
     expect(plain.color).toBeNull()
   })
 
@@ -70,7 +70,7 @@ describe('tags', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     await expect(
-      runMutation(store.db, catalogMutators.createTag, { id: ulid(), name: 'x', color: 'red' }, ctx),
+      runMutation(store.db, operations.tags.create, { id: ulid(), name: 'x', color: 'red' }, ctx),
     ).rejects.toMatchObject({ status: 400, errors: [expect.objectContaining({ path: 'color' })] })
   })
 
@@ -78,26 +78,21 @@ describe('tags', () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)
     const id = ulid()
-    await runMutation(store.db, catalogMutators.createTag, { id, name: 'Temp' }, ctx)
-    const { version } = await runMutation(store.db, catalogMutators.deleteTag, { id }, ctx)
+    await runMutation(store.db, operations.tags.create, { id, name: 'Temp' }, ctx)
+    const { version } = await runMutation(store.db, operations.tags.delete, { id }, ctx)
     expect(await store.db.selectFrom('tags').select('id').where('id', '=', id).execute()).toEqual([])
     expect(await changesSince(store.db, ctx.householdId, (version ?? 1) - 1)).toEqual([
       expect.objectContaining({ table: 'tags', id, op: 'delete' }),
     ])
-    await expect(runMutation(store.db, catalogMutators.deleteTag, { id }, ctx)).rejects.toMatchObject({
+    await expect(runMutation(store.db, operations.tags.delete, { id }, ctx)).rejects.toMatchObject({
       status: 404,
     })
-    await expect(
-      runMutation(store.db, catalogMutators.updateTag, { id, name: 'x' }, ctx),
-    ).rejects.toMatchObject({
-      status: 404,
-    })
-    const { result } = await runMutation(
-      store.db,
-      catalogMutators.createTag,
-      { id: ulid(), name: 'temp' },
-      ctx,
+    await expect(runMutation(store.db, operations.tags.update, { id, name: 'x' }, ctx)).rejects.toMatchObject(
+      {
+        status: 404,
+      },
     )
+    const { result } = await runMutation(store.db, operations.tags.create, { id: ulid(), name: 'temp' }, ctx)
     expect(result.name).toBe('temp')
   })
 
@@ -106,23 +101,23 @@ describe('tags', () => {
     const ctx = await newHousehold(store)
     const other = await newHousehold(store)
     const theirs = ulid()
-    await runMutation(store.db, catalogMutators.createTag, { id: theirs, name: 'Theirs' }, other)
-    await expect(runMutation(store.db, catalogMutators.deleteTag, { id: theirs }, ctx)).rejects.toMatchObject(
-      { status: 404 },
-    )
-    await expect(runQuery(store.db, catalogQueries.getTag, { id: theirs }, ctx)).rejects.toMatchObject({
+    await runMutation(store.db, operations.tags.create, { id: theirs, name: 'Theirs' }, other)
+    await expect(runMutation(store.db, operations.tags.delete, { id: theirs }, ctx)).rejects.toMatchObject({
+      status: 404,
+    })
+    await expect(runQuery(store.db, operations.tags.get, { id: theirs }, ctx)).rejects.toMatchObject({
       status: 404,
     })
     await expect(
       runMutation(
         store.db,
-        catalogMutators.createTag,
+        operations.tags.create,
         { id: ulid(), name: 'x' },
         { ...ctx, scopes: ['read:tags'] },
       ),
     ).rejects.toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' })
     await expect(
-      runQuery(store.db, catalogQueries.listTags, {}, { ...ctx, scopes: ['write:tags'] }),
+      runQuery(store.db, operations.tags.list, {}, { ...ctx, scopes: ['write:tags'] }),
     ).rejects.toMatchObject({
       status: 403,
     })

@@ -11,7 +11,8 @@ function nameTaken(name: string, holderId: string) {
 
 /** Creates a tag; tag names are unique in a household, ignoring case. */
 export const createTag = defineMutator({
-  name: 'tags.create',
+  audience: 'device',
+  description: 'Creates a tag.',
   scope: 'write:tags',
   args: CreateTagArgsSchema,
   async run(tx, args, ctx) {
@@ -38,7 +39,8 @@ export const createTag = defineMutator({
 
 /** Renames or recolours a tag; the name stays unique in the household, ignoring case. */
 export const updateTag = defineMutator({
-  name: 'tags.update',
+  audience: 'device',
+  description: 'Renames or recolours a tag.',
   scope: 'write:tags',
   args: UpdateTagArgsSchema,
   async run(tx, args, ctx) {
@@ -67,7 +69,8 @@ export const updateTag = defineMutator({
 
 /** Deletes a tag for good; the database removes its links to transactions with it. */
 export const deleteTag = defineMutator({
-  name: 'tags.delete',
+  audience: 'device',
+  description: 'Deletes a tag for good.',
   scope: 'write:tags',
   args: IdArgsSchema,
   async run(tx, args, ctx) {

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction as Tx } from 'kysely'
+import type { Database } from '../../database.ts'
 import { conflict, notFound } from '../../errors.ts'
 import type { MutationContext } from '../../mutator/context.ts'
-import type { Database } from '../../store/database.ts'
 import type { AccountRow, TransactionKind } from '../tables.ts'
 import { type Transaction, toTransaction } from '../transactions/model.ts'
 import { insertTransactions } from '../transactions/writes.ts'

@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -32,7 +32,7 @@ describe('accounts.create', () => {
       clearedBalanceCents: '125050',
       unclearedBalanceCents: '0',
     })
-    const opening = await h.read(ledgerQueries.getTransaction, { id: openingId })
+    const opening = await h.read(operations.transactions.get, { id: openingId })
     expect(opening).toMatchObject({
       accountId: account.id,
       date: '2024-01-01',
@@ -67,7 +67,7 @@ describe('accounts.create', () => {
     const now = new Date('2024-05-31T20:00:00Z')
     const id = ulid()
     await h.run(
-      ledgerMutators.createAccount,
+      operations.accounts.create,
       { id, name: 'Kiwi', type: 'cash', openingBalanceCents: 100, openingBalanceTransactionId: ulid() },
       { now },
     )
@@ -88,13 +88,13 @@ describe('accounts.create', () => {
     })
     await expect(
       h.run(
-        ledgerMutators.createAccount,
+        operations.accounts.create,
         { id: ulid(), name: 'X', type: 'cash' },
         { scopes: ['read:accounts'] },
       ),
     ).rejects.toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' })
     await expect(
-      h.run(ledgerMutators.createAccount, { id: ulid(), name: 'X', type: 'savings' }),
+      h.run(operations.accounts.create, { id: ulid(), name: 'X', type: 'savings' }),
     ).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED' })
   })
 })
@@ -104,7 +104,7 @@ describe('accounts.update', () => {
     const h = await ledgerHousehold()
     await newAccount(h, { name: 'Wallet', group: 'Everyday' })
     const savings = await newAccount(h, { name: 'Savings' })
-    const moved = await h.run(ledgerMutators.updateAccount, {
+    const moved = await h.run(operations.accounts.update, {
       id: savings.id,
       name: 'Rainy day',
       group: 'Everyday',
@@ -116,16 +116,14 @@ describe('accounts.update', () => {
   it('changes currency only while the account has no rows', async () => {
     const h = await ledgerHousehold({ baseCurrency: 'USD' })
     const empty = await newAccount(h)
-    expect(await h.run(ledgerMutators.updateAccount, { id: empty.id, currency: 'CHF' })).toMatchObject({
+    expect(await h.run(operations.accounts.update, { id: empty.id, currency: 'CHF' })).toMatchObject({
       currency: 'CHF',
     })
     const used = await newAccount(h, { openingBalanceCents: 10 })
-    await expect(h.run(ledgerMutators.updateAccount, { id: used.id, currency: 'CHF' })).rejects.toMatchObject(
-      {
-        status: 409,
-        code: 'ACCOUNT_HAS_TRANSACTIONS',
-      },
-    )
+    await expect(h.run(operations.accounts.update, { id: used.id, currency: 'CHF' })).rejects.toMatchObject({
+      status: 409,
+      code: 'ACCOUNT_HAS_TRANSACTIONS',
+    })
   })
 
   it('answers 404 for an unknown, foreign or deleted account', async () => {
@@ -133,9 +131,9 @@ describe('accounts.update', () => {
     const other = await ledgerHousehold()
     const foreign = await newAccount(other)
     const gone = await newAccount(h)
-    await h.run(ledgerMutators.deleteAccount, { id: gone.id })
+    await h.run(operations.accounts.delete, { id: gone.id })
     for (const id of [ulid(), foreign.id, gone.id, 'not-an-id']) {
-      await expect(h.run(ledgerMutators.updateAccount, { id, name: 'x' })).rejects.toMatchObject({
+      await expect(h.run(operations.accounts.update, { id, name: 'x' })).rejects.toMatchObject({
         status: 404,
         code: 'NOT_FOUND',
       })
@@ -150,8 +148,8 @@ describe('accounts.reorder', () => {
     const b = await newAccount(h, { name: 'B' })
     const c = await newAccount(h, { name: 'C' })
     const card = await newAccount(h, { name: 'Card', type: 'credit' })
-    await h.run(ledgerMutators.reorderAccounts, { accountIds: [c.id, card.id, a.id] })
-    const { items } = await h.read(ledgerQueries.listAccounts, {})
+    await h.run(operations.accounts.reorder, { accountIds: [c.id, card.id, a.id] })
+    const { items } = await h.read(operations.accounts.list, {})
     expect(items.map((x) => [x.name, x.group, x.position])).toEqual([
       ['C', 'Cash', 0],
       ['A', 'Cash', 1],
@@ -166,20 +164,18 @@ describe('accounts.reorder', () => {
     const a = await newAccount(h, { name: 'A' })
     const b = await newAccount(h, { name: 'B' })
     await expect(
-      h.run(ledgerMutators.reorderAccounts, { accountIds: [b.id, a.id, b.id] }),
+      h.run(operations.accounts.reorder, { accountIds: [b.id, a.id, b.id] }),
     ).rejects.toMatchObject({
       status: 400,
       code: 'DUPLICATE_ID',
       errors: [{ path: 'accountIds.2' }],
     })
-    await expect(h.run(ledgerMutators.reorderAccounts, { accountIds: [b.id, ulid()] })).rejects.toMatchObject(
-      {
-        status: 400,
-        code: 'UNKNOWN_ID',
-        errors: [{ path: 'accountIds.1' }],
-      },
-    )
-    const { items } = await h.read(ledgerQueries.listAccounts, {})
+    await expect(h.run(operations.accounts.reorder, { accountIds: [b.id, ulid()] })).rejects.toMatchObject({
+      status: 400,
+      code: 'UNKNOWN_ID',
+      errors: [{ path: 'accountIds.1' }],
+    })
+    const { items } = await h.read(operations.accounts.list, {})
     expect(items.map((x) => x.name)).toEqual(['A', 'B'])
   })
 })
@@ -201,7 +197,7 @@ describe('accounts.reconcile', () => {
     })
     const adjustmentId = ulid()
     // The bank says 74.00 on 31 March; the cleared rows up to then say 75.00.
-    const result = await h.run(ledgerMutators.reconcileAccount, {
+    const result = await h.run(operations.accounts.reconcile, {
       id: account.id,
       statementBalanceCents: '7400',
       statementDate: '2024-03-31',
@@ -216,7 +212,7 @@ describe('accounts.reconcile', () => {
       status: 'reconciled',
     })
     expect(result.account).toMatchObject({ balanceCents: '6600', clearedBalanceCents: '7300' })
-    const status = async (id: string) => (await h.read(ledgerQueries.getTransaction, { id })).status
+    const status = async (id: string) => (await h.read(operations.transactions.get, { id })).status
     expect(await status(cleared.id)).toBe('reconciled')
     expect(await status(pending.id)).toBe('pending')
     expect(await status(later.id)).toBe('cleared')
@@ -230,16 +226,16 @@ describe('accounts.reconcile', () => {
   it('books nothing when the statement agrees, and refuses a closed account', async () => {
     const h = await ledgerHousehold()
     const account = await newAccount(h, { openingBalanceCents: 5000, openingBalanceDate: '2024-01-01' })
-    const result = await h.run(ledgerMutators.reconcileAccount, {
+    const result = await h.run(operations.accounts.reconcile, {
       id: account.id,
       statementBalanceCents: 5000,
       adjustmentId: ulid(),
     })
     expect(result).toMatchObject({ adjustment: null, reconciledCount: 1 })
     const empty = await newAccount(h)
-    await h.run(ledgerMutators.closeAccount, { id: empty.id, adjustmentId: ulid() })
+    await h.run(operations.accounts.close, { id: empty.id, adjustmentId: ulid() })
     await expect(
-      h.run(ledgerMutators.reconcileAccount, {
+      h.run(operations.accounts.reconcile, {
         id: empty.id,
         statementBalanceCents: 0,
         adjustmentId: ulid(),
@@ -256,7 +252,7 @@ describe('accounts.close and accounts.reopen', () => {
     const account = await newAccount(h, { openingBalanceCents: 4321, openingBalanceDate: '2024-01-01' })
     await newTransaction(h, account.id, { amountCents: -321 })
     const adjustmentId = ulid()
-    const result = await h.run(ledgerMutators.closeAccount, { id: account.id, adjustmentId }, { now })
+    const result = await h.run(operations.accounts.close, { id: account.id, adjustmentId }, { now })
     expect(result.adjustment).toMatchObject({ id: adjustmentId, amountCents: '-4000', date: '2024-02-29' })
     expect(result.account).toMatchObject({ status: 'closed', balanceCents: '0', closedAt: now.toISOString() })
 
@@ -266,7 +262,7 @@ describe('accounts.close and accounts.reopen', () => {
       .where('id', '=', h.ctx.userId)
       .execute()
     const second = await newAccount(h, { openingBalanceCents: 50 })
-    const closed = await h.run(ledgerMutators.closeAccount, { id: second.id, adjustmentId: ulid() }, { now })
+    const closed = await h.run(operations.accounts.close, { id: second.id, adjustmentId: ulid() }, { now })
     expect(closed.adjustment?.date).toBe('2024-03-01')
     await expectBalancesExact(h)
   })
@@ -274,20 +270,20 @@ describe('accounts.close and accounts.reopen', () => {
   it('refuses to close twice, to reopen an open account, and to book on a closed one', async () => {
     const h = await ledgerHousehold()
     const account = await newAccount(h)
-    const { adjustment } = await h.run(ledgerMutators.closeAccount, { id: account.id, adjustmentId: ulid() })
+    const { adjustment } = await h.run(operations.accounts.close, { id: account.id, adjustmentId: ulid() })
     expect(adjustment).toBeNull()
     await expect(
-      h.run(ledgerMutators.closeAccount, { id: account.id, adjustmentId: ulid() }),
+      h.run(operations.accounts.close, { id: account.id, adjustmentId: ulid() }),
     ).rejects.toMatchObject({
       status: 409,
       code: 'ACCOUNT_NOT_OPEN',
     })
     await expect(newTransaction(h, account.id)).rejects.toMatchObject({ status: 409, code: 'ACCOUNT_CLOSED' })
-    expect(await h.run(ledgerMutators.reopenAccount, { id: account.id })).toMatchObject({
+    expect(await h.run(operations.accounts.reopen, { id: account.id })).toMatchObject({
       status: 'open',
       closedAt: null,
     })
-    await expect(h.run(ledgerMutators.reopenAccount, { id: account.id })).rejects.toMatchObject({
+    await expect(h.run(operations.accounts.reopen, { id: account.id })).rejects.toMatchObject({
       status: 409,
       code: 'ACCOUNT_NOT_CLOSED',
     })
@@ -300,19 +296,19 @@ describe('accounts.delete', () => {
   it('refuses a non-zero balance with 409 ACCOUNT_BALANCE_NOT_ZERO unless force is "true"', async () => {
     const h = await ledgerHousehold()
     const account = await newAccount(h, { openingBalanceCents: 100 })
-    await expect(h.run(ledgerMutators.deleteAccount, { id: account.id })).rejects.toMatchObject({
+    await expect(h.run(operations.accounts.delete, { id: account.id })).rejects.toMatchObject({
       status: 409,
       code: 'ACCOUNT_BALANCE_NOT_ZERO',
       extra: { balanceCents: '100' },
     })
-    await expect(
-      h.run(ledgerMutators.deleteAccount, { id: account.id, force: 'false' }),
-    ).rejects.toMatchObject({
-      code: 'ACCOUNT_BALANCE_NOT_ZERO',
-    })
-    await h.run(ledgerMutators.deleteAccount, { id: account.id, force: 'true' })
-    await expect(h.read(ledgerQueries.getAccount, { id: account.id })).rejects.toMatchObject({ status: 404 })
-    expect((await h.read(ledgerQueries.listAccounts, {})).items).toEqual([])
+    await expect(h.run(operations.accounts.delete, { id: account.id, force: 'false' })).rejects.toMatchObject(
+      {
+        code: 'ACCOUNT_BALANCE_NOT_ZERO',
+      },
+    )
+    await h.run(operations.accounts.delete, { id: account.id, force: 'true' })
+    await expect(h.read(operations.accounts.get, { id: account.id })).rejects.toMatchObject({ status: 404 })
+    expect((await h.read(operations.accounts.list, {})).items).toEqual([])
     expect((await outboxEvents(h)).at(-1)).toMatchObject({
       type: 'account.deleted',
       data: { deletedTransactionCount: 1 },
@@ -326,7 +322,7 @@ describe('accounts.delete', () => {
     const b = await newAccount(h, { name: 'Savings' })
     const fromId = ulid()
     const toId = ulid()
-    await h.run(ledgerMutators.createTransfer, {
+    await h.run(operations.transactions.transfer, {
       fromAccountId: a.id,
       toAccountId: b.id,
       amountCents: 500,
@@ -335,10 +331,10 @@ describe('accounts.delete', () => {
       toTransactionId: toId,
     })
     await newTransaction(h, b.id, { amountCents: 500 })
-    await h.run(ledgerMutators.deleteAccount, { id: b.id, force: true })
-    const leg = await h.read(ledgerQueries.getTransaction, { id: fromId })
+    await h.run(operations.accounts.delete, { id: b.id, force: true })
+    const leg = await h.read(operations.transactions.get, { id: fromId })
     expect(leg.transferGroupId).toBeNull()
-    await expect(h.read(ledgerQueries.getTransaction, { id: toId })).rejects.toMatchObject({ status: 404 })
+    await expect(h.read(operations.transactions.get, { id: toId })).rejects.toMatchObject({ status: 404 })
     await expectBalancesExact(h)
   })
 })
@@ -347,25 +343,25 @@ describe('accounts.convert', () => {
   it('moves cash to credit and loan to tracking', async () => {
     const h = await ledgerHousehold()
     const cash = await newAccount(h)
-    expect(await h.run(ledgerMutators.convertAccount, { id: cash.id, type: 'credit' })).toMatchObject({
+    expect(await h.run(operations.accounts.convert, { id: cash.id, type: 'credit' })).toMatchObject({
       type: 'credit',
       onBudget: true,
     })
     const loan = await newAccount(h, { type: 'loan', name: 'Mortgage' })
     expect(
-      await h.run(ledgerMutators.convertAccount, { id: loan.id, type: 'tracking', subtype: 'house' }),
+      await h.run(operations.accounts.convert, { id: loan.id, type: 'tracking', subtype: 'house' }),
     ).toMatchObject({ type: 'tracking', subtype: 'house', onBudget: false })
   })
 
   it('refuses a move across the budget boundary with 422 and guidance', async () => {
     const h = await ledgerHousehold()
     const cash = await newAccount(h)
-    const error = await h.run(ledgerMutators.convertAccount, { id: cash.id, type: 'loan' }).catch((e) => e)
+    const error = await h.run(operations.accounts.convert, { id: cash.id, type: 'loan' }).catch((e) => e)
     expect(error).toMatchObject({ status: 422, code: 'ACCOUNT_CONVERSION_NOT_ALLOWED' })
     expect(error.message).toMatch(/open a new loan account and transfer the balance/i)
     const tracking = await newAccount(h, { type: 'tracking' })
     await expect(
-      h.run(ledgerMutators.convertAccount, { id: tracking.id, type: 'credit' }),
+      h.run(operations.accounts.convert, { id: tracking.id, type: 'credit' }),
     ).rejects.toMatchObject({
       status: 422,
     })

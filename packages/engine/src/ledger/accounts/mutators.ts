@@ -17,7 +17,8 @@ import {
 
 /** Creates an account; a non-zero opening balance is booked as a cleared opening_balance row. */
 export const createAccount = defineMutator({
-  name: 'accounts.create',
+  audience: 'device',
+  description: 'Creates an account.',
   scope: 'write:accounts',
   args: CreateAccountArgsSchema,
   async run(tx, args, ctx) {
@@ -70,7 +71,8 @@ export const createAccount = defineMutator({
 
 /** Renames, regroups or re-currencies an account; currency may change only while it has no rows. */
 export const updateAccount = defineMutator({
-  name: 'accounts.update',
+  audience: 'device',
+  description: 'Renames, regroups or re-currencies an account.',
   scope: 'write:accounts',
   args: UpdateAccountArgsSchema,
   async run(tx, args, ctx) {
@@ -120,7 +122,8 @@ export const updateAccount = defineMutator({
  * live account of the household, once.
  */
 export const reorderAccounts = defineMutator({
-  name: 'accounts.reorder',
+  audience: 'device',
+  description: 'Sets the manual order of accounts within their groups in one step.',
   scope: 'write:accounts',
   args: ReorderAccountsArgsSchema,
   async run(tx, args, ctx): Promise<Account[]> {
@@ -169,7 +172,9 @@ export const reorderAccounts = defineMutator({
 
 /** Changes an account's type without crossing the budget boundary: cash<->credit, loan<->tracking. */
 export const convertAccount = defineMutator({
-  name: 'accounts.convert',
+  audience: 'device',
+  description:
+    "Changes an account's type without crossing the budget boundary: cash<->credit, loan<->tracking.",
   scope: 'write:accounts',
   args: ConvertAccountArgsSchema,
   async run(tx, args, ctx) {
@@ -207,7 +212,8 @@ export const convertAccount = defineMutator({
  * other accounts lose their group, as if unlinked.
  */
 export const deleteAccount = defineMutator({
-  name: 'accounts.delete',
+  audience: 'device',
+  description: 'Soft-deletes an account and its rows.',
   scope: 'write:accounts',
   args: DeleteAccountArgsSchema,
   async run(tx, args, ctx) {

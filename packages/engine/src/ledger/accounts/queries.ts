@@ -14,7 +14,9 @@ import {
 
 /** Live accounts, optionally only open or only closed, by group (code-point order), then position. */
 export const listAccounts = defineQuery({
-  name: 'accounts.list',
+  audience: 'device',
+  description:
+    'Live accounts, optionally only open or only closed, by group (code-point order), then position.',
   scope: 'read:accounts',
   args: ListAccountsArgsSchema,
   async run(db, args, ctx): Promise<{ items: Account[] }> {
@@ -31,7 +33,8 @@ export const listAccounts = defineQuery({
 
 /** One live account with its balance, cleared balance and uncleared balance. */
 export const getAccount = defineQuery({
-  name: 'accounts.get',
+  audience: 'device',
+  description: 'One live account with its balance, cleared balance and uncleared balance.',
   scope: 'read:accounts',
   args: AccountIdArgsSchema,
   async run(db, args, ctx): Promise<Account> {
@@ -51,7 +54,9 @@ export interface BalancePoint {
  * ending on the caller's local day), at most 366 days long.
  */
 export const accountBalanceHistory = defineQuery({
-  name: 'accounts.balanceHistory',
+  audience: 'device',
+  description:
+    "The account's running balance at the end of each day of a window (default: the 30 days ending on the caller's local day), at most 366 days long.",
   scope: 'read:accounts',
   args: BalanceHistoryArgsSchema,
   async run(

@@ -14,7 +14,9 @@ import { AccountIdArgsSchema, CloseAccountArgsSchema, ReconcileAccountArgsSchema
  * cleared row on or before that date becomes reconciled.
  */
 export const reconcileAccount = defineMutator({
-  name: 'accounts.reconcile',
+  audience: 'device',
+  description:
+    'Reconciles an open account against a bank statement: a gap between the statement balance and the cleared balance as of the statement date is booked as an adjustment row, then every cleared row on or before that date becomes reconciled.',
   scope: 'write:accounts',
   args: ReconcileAccountArgsSchema,
   async run(
@@ -66,7 +68,8 @@ export const reconcileAccount = defineMutator({
  * caller's local day, so a closed account always holds zero.
  */
 export const closeAccount = defineMutator({
-  name: 'accounts.close',
+  audience: 'device',
+  description: 'Closes an open account.',
   scope: 'write:accounts',
   args: CloseAccountArgsSchema,
   async run(tx, args, ctx): Promise<{ account: Account; adjustment: Transaction | null }> {
@@ -103,7 +106,8 @@ export const closeAccount = defineMutator({
 
 /** Returns a closed account to open. */
 export const reopenAccount = defineMutator({
-  name: 'accounts.reopen',
+  audience: 'device',
+  description: 'Returns a closed account to open.',
   scope: 'write:accounts',
   args: AccountIdArgsSchema,
   async run(tx, args, ctx) {

@@ -10,7 +10,8 @@ export function exchangeRateId(fromCurrency: string, toCurrency: string): string
 
 /** Sets how many units of `toCurrency` one `fromCurrency` buys; one rate per ordered pair. */
 export const upsertExchangeRate = defineMutator({
-  name: 'exchangeRates.upsert',
+  audience: 'device',
+  description: 'Sets how many units of `toCurrency` one `fromCurrency` buys.',
   scope: 'write:transactions',
   args: UpsertExchangeRateArgsSchema,
   async run(tx, args, ctx): Promise<ExchangeRate> {
@@ -37,7 +38,8 @@ export const upsertExchangeRate = defineMutator({
 
 /** Removes a pair's rate; amounts in that currency then show as unconverted. */
 export const deleteExchangeRate = defineMutator({
-  name: 'exchangeRates.delete',
+  audience: 'device',
+  description: "Removes a pair's rate.",
   scope: 'write:transactions',
   args: DeleteExchangeRateArgsSchema,
   async run(tx, args, ctx) {

@@ -4,7 +4,8 @@ import { ListExchangeRatesArgsSchema } from './schema.ts'
 
 /** The household's rates, by source then target currency. */
 export const listExchangeRates = defineQuery({
-  name: 'exchangeRates.list',
+  audience: 'device',
+  description: "The household's rates, by source then target currency.",
   scope: 'read:transactions',
   args: ListExchangeRatesArgsSchema,
   async run(db, _args, ctx): Promise<{ items: ExchangeRate[] }> {

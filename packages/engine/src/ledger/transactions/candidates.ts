@@ -16,7 +16,9 @@ export const MAX_CANDIDATES = 50
  * another account in the same currency, within 7 days; nearest date first.
  */
 export const transferCandidates = defineQuery({
-  name: 'transactions.transferCandidates',
+  audience: 'device',
+  description:
+    "Unlinked rows that could be the other leg of this row's transfer: the exact opposite amount, another account in the same currency, within 7 days.",
   scope: 'read:transactions',
   args: TransactionIdArgsSchema,
   async run(db, args, ctx): Promise<{ items: Transaction[] }> {
@@ -70,7 +72,9 @@ export async function findMatchCandidates(
  * within 7 days: hand-entered rows for a bank import, bank imports for a hand-entered row.
  */
 export const matchCandidates = defineQuery({
-  name: 'transactions.matchCandidates',
+  audience: 'device',
+  description:
+    'Twins of the other kind on the same account (so the same currency) with the same amount, within 7 days: hand-entered rows for a bank import, bank imports for a hand-entered row.',
   scope: 'read:transactions',
   args: TransactionIdArgsSchema,
   async run(db, args, ctx): Promise<{ items: Transaction[] }> {

@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -41,7 +41,7 @@ async function fixture() {
     })
   ).id
   ids.tagged = (await row(checking.id, '2024-03-06', -50, { categoryId: food, tagIds: [tagA] })).id
-  const transfer = await h.run(ledgerMutators.createTransfer, {
+  const transfer = await h.run(operations.transactions.transfer, {
     fromAccountId: checking.id,
     toAccountId: card.id,
     amountCents: 1000,
@@ -63,8 +63,12 @@ async function fixture() {
   ).id
   ids.review = (await row(checking.id, '2024-03-09', -10, { categoryId: food, needsReview: true })).id
   ids.suggested = (await row(card.id, '2024-03-10', -20)).id
-  await h.run(ledgerMutators.suggestCategory, { id: ids.suggested, categoryId: food, confidence: 0.8 })
-  const reconciled = await h.run(ledgerMutators.reconcileAccount, {
+  await h.run(operations.transactions.suggestCategory, {
+    id: ids.suggested,
+    categoryId: food,
+    confidence: 0.8,
+  })
+  const reconciled = await h.run(operations.accounts.reconcile, {
     id: card.id,
     statementBalanceCents: 900,
     statementDate: '2024-03-31',
@@ -72,7 +76,7 @@ async function fixture() {
   })
   ids.adjustment = reconciled.adjustment!.id
   ids.bareReconciled = (await row(card.id, '2024-02-01', -30, { status: 'cleared' })).id
-  await h.run(ledgerMutators.reconcileAccount, {
+  await h.run(operations.accounts.reconcile, {
     id: card.id,
     statementBalanceCents: 870,
     statementDate: '2024-03-31',
@@ -83,7 +87,7 @@ async function fixture() {
 
 async function names(h: LedgerHousehold, ids: Record<string, string>, args: Record<string, unknown>) {
   const byId = new Map(Object.entries(ids).map(([k, v]) => [v, k]))
-  const { items } = await h.read(ledgerQueries.listTransactions, { limit: '100', ...args })
+  const { items } = await h.read(operations.transactions.list, { limit: '100', ...args })
   return items.map((t) => byId.get(t.id) ?? t.id).sort()
 }
 
@@ -116,10 +120,10 @@ describe('transactions.list filters', () => {
 
   it('returns each row with the same splits, tags and flags as a single read', async () => {
     const { h, ids } = await fixture()
-    const { items } = await h.read(ledgerQueries.listTransactions, { limit: '100' })
+    const { items } = await h.read(operations.transactions.list, { limit: '100' })
     for (const name of ['lunch', 'split', 'tagged', 'transferOut']) {
       const listed = items.find((t) => t.id === ids[name])
-      expect(listed, name).toEqual(await h.read(ledgerQueries.getTransaction, { id: ids[name]! }))
+      expect(listed, name).toEqual(await h.read(operations.transactions.get, { id: ids[name]! }))
     }
     const split = items.find((t) => t.id === ids.split)!
     expect(split.splits.map((s) => [s.amountCents, s.memo])).toEqual([
@@ -163,7 +167,7 @@ describe('transactions.list filters', () => {
     ])
     expect(await names(h, ids, { categoryId: home })).toEqual(['split'])
     expect(await names(h, ids, { categoryId: food })).toEqual(['lunch', 'review', 'split', 'tagged'])
-    const lunch = await h.read(ledgerQueries.getTransaction, { id: ids.lunch! })
+    const lunch = await h.read(operations.transactions.get, { id: ids.lunch! })
     expect(await names(h, ids, { payeeId: lunch.payeeId })).toEqual(['lunch'])
   })
 
@@ -177,10 +181,10 @@ describe('transactions.list filters', () => {
     expect(await names(h, ids, { hasFlag: 'true' })).toEqual(['lunch'])
     expect(await names(h, ids, { hasFlag: 'false' })).not.toContain('lunch')
     const tooMany = Array.from({ length: 21 }, () => ulid()).join(',')
-    await expect(h.read(ledgerQueries.listTransactions, { tagIds: tooMany })).rejects.toMatchObject({
+    await expect(h.read(operations.transactions.list, { tagIds: tooMany })).rejects.toMatchObject({
       status: 400,
     })
-    await expect(h.read(ledgerQueries.listTransactions, { flagIds: tooMany })).rejects.toMatchObject({
+    await expect(h.read(operations.transactions.list, { flagIds: tooMany })).rejects.toMatchObject({
       status: 400,
     })
   })
@@ -198,15 +202,15 @@ describe('transactions.list filters', () => {
   it('bounds limit to 1..100 and refuses a bad cursor with 400 INVALID_CURSOR', async () => {
     const h = await ledgerHousehold()
     for (const limit of ['0', '101', 'ten', 0]) {
-      await expect(h.read(ledgerQueries.listTransactions, { limit })).rejects.toMatchObject({ status: 400 })
+      await expect(h.read(operations.transactions.list, { limit })).rejects.toMatchObject({ status: 400 })
     }
     for (const cursor of ['nonsense', 'djF8MjAyNC0xMy0wMXw', '!!']) {
-      await expect(h.read(ledgerQueries.listTransactions, { cursor })).rejects.toMatchObject({
+      await expect(h.read(operations.transactions.list, { cursor })).rejects.toMatchObject({
         status: 400,
         code: 'INVALID_CURSOR',
       })
     }
-    await expect(h.read(ledgerQueries.listTransactions, { color: 'red' })).rejects.toMatchObject({
+    await expect(h.read(operations.transactions.list, { color: 'red' })).rejects.toMatchObject({
       status: 400,
     })
   })
@@ -218,12 +222,12 @@ describe('transactions.list paging', () => {
     const account = await newAccount(h)
     for (let i = 0; i < 55; i++)
       await newTransaction(h, account.id, { date: `2024-01-${String((i % 28) + 1).padStart(2, '0')}` })
-    const page = await h.read(ledgerQueries.listTransactions, {})
+    const page = await h.read(operations.transactions.list, {})
     expect(page.items).toHaveLength(50)
     expect(page.nextCursor).toEqual(expect.any(String))
     const keys = page.items.map((t) => `${t.date}|${t.id}`)
     expect(keys).toEqual([...keys].sort().reverse())
-    const rest = await h.read(ledgerQueries.listTransactions, { cursor: page.nextCursor })
+    const rest = await h.read(operations.transactions.list, { cursor: page.nextCursor })
     expect(rest.items).toHaveLength(5)
     expect(rest.nextCursor).toBeNull()
   })
@@ -239,7 +243,7 @@ describe('transactions.list paging', () => {
     let insertedDuring = 0
     do {
       const page: { items: { id: string }[]; nextCursor: string | null } = await h.read(
-        ledgerQueries.listTransactions,
+        operations.transactions.list,
         { limit: 7, ...(cursor && { cursor }) },
       )
       seen.push(...page.items.map((t) => t.id))

@@ -98,7 +98,8 @@ export function listConditions(householdId: string, args: ListTransactionsArgs):
  * sort key of the page's last row, so rows inserted meanwhile never shift later pages.
  */
 export const listTransactions = defineQuery({
-  name: 'transactions.list',
+  audience: 'device',
+  description: 'One page of live rows, newest first (date, then id, both descending).',
   scope: 'read:transactions',
   args: ListTransactionsArgsSchema,
   async run(db, args, ctx): Promise<{ items: Transaction[]; nextCursor: string | null }> {

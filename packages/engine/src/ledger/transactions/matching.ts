@@ -1,5 +1,5 @@
 import type { Transaction as Tx } from 'kysely'
-import type { Database } from '../../store/database.ts'
+import type { Database } from '../../database.ts'
 import { addDays, daysBetween } from '../model.ts'
 import type { TransactionRow } from '../tables.ts'
 import { CANDIDATE_WINDOW_DAYS } from './candidates.ts'

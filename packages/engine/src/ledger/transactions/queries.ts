@@ -5,7 +5,8 @@ import { hydrate, requireTransaction } from './writes.ts'
 
 /** One live row with its splits, tag ids and flag ids. */
 export const getTransaction = defineQuery({
-  name: 'transactions.get',
+  audience: 'device',
+  description: 'One live row with its splits, tag ids and flag ids.',
   scope: 'read:transactions',
   args: TransactionIdArgsSchema,
   async run(db, args, ctx): Promise<Transaction> {

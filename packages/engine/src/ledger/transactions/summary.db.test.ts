@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { ledgerHousehold, newAccount, newTransaction } from '../test-fixture.ts'
@@ -10,8 +10,8 @@ describe('transactions.dailySummary', () => {
     const eur2 = await newAccount(h, { name: 'Savings' })
     const usd = await newAccount(h, { name: 'Dollars', currency: 'USD' })
     const gbp = await newAccount(h, { name: 'Pounds', currency: 'GBP' })
-    await h.run(ledgerMutators.upsertExchangeRate, { fromCurrency: 'USD', toCurrency: 'EUR', rate: '0.9' })
-    await h.run(ledgerMutators.upsertExchangeRate, { fromCurrency: 'EUR', toCurrency: 'GBP', rate: '0.85' })
+    await h.run(operations.exchangeRates.upsert, { fromCurrency: 'USD', toCurrency: 'EUR', rate: '0.9' })
+    await h.run(operations.exchangeRates.upsert, { fromCurrency: 'EUR', toCurrency: 'GBP', rate: '0.85' })
     const on = (accountId: string, date: string, amountCents: number) =>
       newTransaction(h, accountId, { date, amountCents })
     await on(eur.id, '2024-03-01', 10000)
@@ -21,8 +21,8 @@ describe('transactions.dailySummary', () => {
     await on(usd.id, '2024-03-01', 333)
     await on(gbp.id, '2024-03-02', -700)
     const gone = await on(eur.id, '2024-03-02', -100000)
-    await h.run(ledgerMutators.deleteTransaction, { id: gone.id })
-    await h.run(ledgerMutators.createTransfer, {
+    await h.run(operations.transactions.delete, { id: gone.id })
+    await h.run(operations.transactions.transfer, {
       fromAccountId: eur.id,
       toAccountId: eur2.id,
       amountCents: 5000,
@@ -30,7 +30,10 @@ describe('transactions.dailySummary', () => {
       fromTransactionId: ulid(),
       toTransactionId: ulid(),
     })
-    const summary = await h.read(ledgerQueries.dailySummary, { fromDate: '2024-03-01', toDate: '2024-03-03' })
+    const summary = await h.read(operations.transactions.dailySummary, {
+      fromDate: '2024-03-01',
+      toDate: '2024-03-03',
+    })
     expect(summary.baseCurrency).toBe('EUR')
     expect(summary.days).toEqual([
       // 333 USD cents at 0.9 is 299.7, rounded to 300.
@@ -45,7 +48,7 @@ describe('transactions.dailySummary', () => {
       { currency: 'USD', moneyInCents: '333', moneyOutCents: '1000', count: 2, rate: '0.9', converted: true },
     ])
     expect(summary.unconvertedCurrencies).toEqual(['GBP'])
-    const usdOnly = await h.read(ledgerQueries.dailySummary, {
+    const usdOnly = await h.read(operations.transactions.dailySummary, {
       fromDate: '2024-03-01',
       toDate: '2024-03-01',
       accountId: usd.id,
@@ -57,15 +60,22 @@ describe('transactions.dailySummary', () => {
 
   it('bounds the window at 92 days and defaults to the 30 days ending today', async () => {
     const h = await ledgerHousehold({ timeZone: 'UTC' })
-    const ok = await h.read(ledgerQueries.dailySummary, { fromDate: '2024-01-01', toDate: '2024-04-01' })
+    const ok = await h.read(operations.transactions.dailySummary, {
+      fromDate: '2024-01-01',
+      toDate: '2024-04-01',
+    })
     expect(ok.days).toHaveLength(92)
     await expect(
-      h.read(ledgerQueries.dailySummary, { fromDate: '2024-01-01', toDate: '2024-04-02' }),
+      h.read(operations.transactions.dailySummary, { fromDate: '2024-01-01', toDate: '2024-04-02' }),
     ).rejects.toMatchObject({ status: 400, code: 'WINDOW_TOO_LARGE' })
     await expect(
-      h.read(ledgerQueries.dailySummary, { fromDate: '2024-02-01', toDate: '2024-01-01' }),
+      h.read(operations.transactions.dailySummary, { fromDate: '2024-02-01', toDate: '2024-01-01' }),
     ).rejects.toMatchObject({ status: 400, code: 'INVALID_DATE_RANGE' })
-    const recent = await h.read(ledgerQueries.dailySummary, {}, { now: new Date('2024-03-31T10:00:00Z') })
+    const recent = await h.read(
+      operations.transactions.dailySummary,
+      {},
+      { now: new Date('2024-03-31T10:00:00Z') },
+    )
     expect([recent.fromDate, recent.toDate, recent.days.length]).toEqual(['2024-03-02', '2024-03-31', 30])
   })
 })
@@ -82,14 +92,16 @@ describe('transactions.stalePendingCount', () => {
     await newTransaction(h, fed.id, { date: '2024-03-01', status: 'cleared' })
     await newTransaction(h, fed.id, { date: '2024-03-01', importedId: 'b1', status: 'pending' })
     await newTransaction(h, manualOnly.id, { date: '2024-03-01' })
-    expect(await h.read(ledgerQueries.stalePendingCount, {}, { now })).toEqual({
+    expect(await h.read(operations.transactions.stalePendingCount, {}, { now })).toEqual({
       count: 2,
       days: 7,
       asOf: '2024-03-20',
     })
-    expect((await h.read(ledgerQueries.stalePendingCount, { days: '6' }, { now })).count).toBe(3)
-    expect((await h.read(ledgerQueries.stalePendingCount, { days: '30' }, { now })).count).toBe(0)
-    await expect(h.read(ledgerQueries.stalePendingCount, { days: '-1' }, { now })).rejects.toMatchObject({
+    expect((await h.read(operations.transactions.stalePendingCount, { days: '6' }, { now })).count).toBe(3)
+    expect((await h.read(operations.transactions.stalePendingCount, { days: '30' }, { now })).count).toBe(0)
+    await expect(
+      h.read(operations.transactions.stalePendingCount, { days: '-1' }, { now }),
+    ).rejects.toMatchObject({
       status: 400,
     })
   })

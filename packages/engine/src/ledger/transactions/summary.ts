@@ -41,7 +41,9 @@ export interface DailySummary {
  * base currency is listed as unconverted, never guessed.
  */
 export const dailySummary = defineQuery({
-  name: 'transactions.dailySummary',
+  audience: 'device',
+  description:
+    "Money in, money out (as a positive magnitude) and row count per day over at most 92 days, converted to the household's base currency with its exchange rates.",
   scope: 'read:transactions',
   args: DailySummaryArgsSchema,
   async run(db, args, ctx): Promise<DailySummary> {
@@ -148,7 +150,9 @@ export const dailySummary = defineQuery({
  * local day), on bank-fed accounts: the bank should have seen them by now.
  */
 export const stalePendingCount = defineQuery({
-  name: 'transactions.stalePendingCount',
+  audience: 'device',
+  description:
+    "Hand-entered rows still pending at least `days` days after their date (on the caller's local day), on bank-fed accounts: the bank should have seen them by now.",
   scope: 'read:transactions',
   args: StalePendingCountArgsSchema,
   async run(db, args, ctx): Promise<{ count: number; days: number; asOf: string }> {

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction as Tx } from 'kysely'
-import type { Database } from '../../store/database.ts'
+import type { Database } from '../../database.ts'
 import type { TransactionRow } from '../tables.ts'
 
 type Db = Kysely<Database> | Tx<Database>

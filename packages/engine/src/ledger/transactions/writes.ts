@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction as Tx, type Updateable } from 'kysely'
 import { deriveUlid } from '../../catalog/index.ts'
+import type { Database } from '../../database.ts'
 import { notFound } from '../../errors.ts'
-import type { Database } from '../../store/database.ts'
 import { type BalanceEffect, balanceEffect } from '../model.ts'
 import type { NewTransactionRow, SplitRow, TransactionRow, TransactionsTable } from '../tables.ts'
 import { type Transaction, type TransactionDetails, toTransaction } from './model.ts'

@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -16,11 +16,11 @@ function row(accountId: string, args: Record<string, unknown> = {}) {
 }
 
 function bulk(h: LedgerHousehold, transactions: unknown[]) {
-  return h.run(ledgerMutators.bulkCreateTransactions, { transactions })
+  return h.run(operations.transactions.bulkCreate, { transactions })
 }
 
 async function liveCount(h: LedgerHousehold): Promise<number> {
-  const { items } = await h.read(ledgerQueries.listTransactions, { limit: 100 })
+  const { items } = await h.read(operations.transactions.list, { limit: 100 })
   return items.length
 }
 
@@ -44,7 +44,7 @@ describe('transactions.bulkCreate', () => {
       tagIds: [tag],
       splits: [{ amountCents: '-400' }, { amountCents: '-600' }],
     })
-    expect((await h.read(ledgerQueries.getAccount, { id: account.id })).balanceCents).toBe('48000')
+    expect((await h.read(operations.accounts.get, { id: account.id })).balanceCents).toBe('48000')
     await expectBalancesExact(h)
   })
 
@@ -80,7 +80,7 @@ describe('transactions.bulkCreate', () => {
     )
     const result = await bulk(h, rows)
     expect(result.createdCount).toBe(500)
-    expect((await h.read(ledgerQueries.getAccount, { id: account.id })).balanceCents).toBe(
+    expect((await h.read(operations.accounts.get, { id: account.id })).balanceCents).toBe(
       String(-(500 * 501) / 2),
     )
     await expect(
@@ -107,12 +107,12 @@ describe('transactions.bulkCreate', () => {
       skippedCount: 1,
       skipped: [{ index: 2, importedId: 'b2' }],
     })
-    await h.run(ledgerMutators.deleteTransaction, { id: first.items[2]!.id })
+    await h.run(operations.transactions.delete, { id: first.items[2]!.id })
     const again = await bulk(h, [bank('b1'), bank('b2'), bank('b3'), bank('b4'), bank('b1', other.id)])
     expect(again).toMatchObject({ createdCount: 2, skippedCount: 3 })
     expect(again.skipped.map((s) => s.index)).toEqual([0, 1, 2])
     expect(await liveCount(h)).toBe(4)
-    expect((await h.read(ledgerQueries.getAccount, { id: account.id })).bankFed).toBe(true)
+    expect((await h.read(operations.accounts.get, { id: account.id })).bankFed).toBe(true)
     await expectBalancesExact(h)
   })
 
@@ -139,7 +139,7 @@ describe('transactions.bulkCreate', () => {
       ['x2', true],
       ['x3', false],
     ])
-    const survivor = await h.read(ledgerQueries.getTransaction, { id: hand.id })
+    const survivor = await h.read(operations.transactions.get, { id: hand.id })
     expect(survivor).toMatchObject({
       date: '2024-03-10',
       status: 'cleared',
@@ -147,7 +147,7 @@ describe('transactions.bulkCreate', () => {
       matchedTransactionId: result.matched[0]!.transactionId,
     })
     expect(await liveCount(h)).toBe(5)
-    expect((await h.read(ledgerQueries.getAccount, { id: account.id })).balanceCents).toBe(
+    expect((await h.read(operations.accounts.get, { id: account.id })).balanceCents).toBe(
       String(-4200 - 3000 - 1500 - 4200),
     )
     await expectBalancesExact(h)

@@ -1,6 +1,6 @@
 import type { Transaction as Tx } from 'kysely'
+import type { Database } from '../../../database.ts'
 import { defineMutator } from '../../../mutator/define.ts'
-import type { Database } from '../../../store/database.ts'
 import { buildDrafts, type LocatedInput, markBankFed } from '../drafts.ts'
 import { autoMatch } from '../matching.ts'
 import type { Transaction } from '../model.ts'
@@ -26,7 +26,8 @@ export interface BulkCreateResult {
  * re-running an import never duplicates; imported rows then meet their hand-entered twins.
  */
 export const bulkCreateTransactions = defineMutator({
-  name: 'transactions.bulkCreate',
+  audience: 'device',
+  description: 'Creates up to 500 rows atomically.',
   scope: 'write:transactions',
   args: BulkCreateTransactionsArgsSchema,
   async run(tx, args, ctx): Promise<BulkCreateResult> {

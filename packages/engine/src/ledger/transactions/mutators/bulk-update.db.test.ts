@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -27,7 +27,7 @@ describe('transactions.bulkUpdate', () => {
     ]
     const untouched = await newTransaction(h, account.id)
     const ids = rows.map((r) => r.id)
-    const result = await h.run(ledgerMutators.bulkUpdateTransactions, {
+    const result = await h.run(operations.transactions.bulkUpdate, {
       ids,
       patch: {
         categoryId: category,
@@ -40,7 +40,7 @@ describe('transactions.bulkUpdate', () => {
       },
     })
     expect(result).toEqual({ count: 3 })
-    const after = await Promise.all(ids.map((id) => h.read(ledgerQueries.getTransaction, { id })))
+    const after = await Promise.all(ids.map((id) => h.read(operations.transactions.get, { id })))
     for (const t of after) {
       expect(t).toMatchObject({
         categoryId: category,
@@ -53,8 +53,8 @@ describe('transactions.bulkUpdate', () => {
       expect(t.tagIds).not.toContain(drop)
     }
     expect(after[0]!.tagIds.sort()).toEqual([keep, add].sort())
-    expect((await h.read(ledgerQueries.getTransaction, { id: untouched.id })).status).toBe('pending')
-    expect((await h.read(ledgerQueries.getAccount, { id: account.id })).clearedBalanceCents).toBe('-3000')
+    expect((await h.read(operations.transactions.get, { id: untouched.id })).status).toBe('pending')
+    expect((await h.read(operations.accounts.get, { id: account.id })).clearedBalanceCents).toBe('-3000')
     await expectBalancesExact(h)
   })
 
@@ -62,7 +62,7 @@ describe('transactions.bulkUpdate', () => {
     const h = await ledgerHousehold()
     const account = await newAccount(h)
     const plain = await newTransaction(h, account.id, { status: 'cleared', date: '2024-03-01' })
-    await h.run(ledgerMutators.reconcileAccount, {
+    await h.run(operations.accounts.reconcile, {
       id: account.id,
       statementBalanceCents: -1000,
       statementDate: '2024-03-01',
@@ -73,32 +73,32 @@ describe('transactions.bulkUpdate', () => {
       splits: [{ amountCents: -500 }, { amountCents: -500 }],
     })
     await expect(
-      h.run(ledgerMutators.bulkUpdateTransactions, {
+      h.run(operations.transactions.bulkUpdate, {
         ids: [open.id, plain.id],
         patch: { status: 'pending' },
       }),
     ).rejects.toMatchObject({ status: 409, code: 'TRANSACTION_RECONCILED', extra: { index: 1 } })
     await expect(
-      h.run(ledgerMutators.bulkUpdateTransactions, { ids: [open.id], patch: { status: 'reconciled' } }),
+      h.run(operations.transactions.bulkUpdate, { ids: [open.id], patch: { status: 'reconciled' } }),
     ).rejects.toMatchObject({ status: 400, code: 'STATUS_NOT_ALLOWED' })
     await expect(
-      h.run(ledgerMutators.bulkUpdateTransactions, { ids: [open.id, ulid()], patch: { memo: 'x' } }),
+      h.run(operations.transactions.bulkUpdate, { ids: [open.id, ulid()], patch: { memo: 'x' } }),
     ).rejects.toMatchObject({ status: 404, errors: [{ path: 'ids.1' }] })
     const category = await newCategory(h)
     await expect(
-      h.run(ledgerMutators.bulkUpdateTransactions, {
+      h.run(operations.transactions.bulkUpdate, {
         ids: [open.id, split.id],
         patch: { categoryId: category },
       }),
     ).rejects.toMatchObject({ status: 400, code: 'SPLIT_CATEGORY_CONFLICT', extra: { index: 1 } })
-    expect((await h.read(ledgerQueries.getTransaction, { id: open.id })).categoryId).toBeNull()
+    expect((await h.read(operations.transactions.get, { id: open.id })).categoryId).toBeNull()
     // Memo and category are free on reconciled rows; cleared unlocks them.
-    const ok = await h.run(ledgerMutators.bulkUpdateTransactions, {
+    const ok = await h.run(operations.transactions.bulkUpdate, {
       ids: [plain.id, open.id],
       patch: { memo: 'fine', status: 'cleared' },
     })
     expect(ok.count).toBe(2)
-    expect((await h.read(ledgerQueries.getTransaction, { id: plain.id })).status).toBe('cleared')
+    expect((await h.read(operations.transactions.get, { id: plain.id })).status).toBe('cleared')
     await expectBalancesExact(h)
   })
 
@@ -112,7 +112,7 @@ describe('transactions.bulkUpdate', () => {
       { ids: Array.from({ length: 501 }, () => ulid()), patch: { memo: 'x' } },
       { ids: [], patch: { memo: 'x' } },
     ]) {
-      await expect(h.run(ledgerMutators.bulkUpdateTransactions, args)).rejects.toMatchObject({
+      await expect(h.run(operations.transactions.bulkUpdate, args)).rejects.toMatchObject({
         status: 400,
         code: 'VALIDATION_FAILED',
       })

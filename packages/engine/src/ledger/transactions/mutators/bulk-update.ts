@@ -11,7 +11,9 @@ import { addLinks, hydrate, removeLinks, type TransactionUpdate, updateTransacti
  * them, and rows become reconciled only through reconcile.
  */
 export const bulkUpdateTransactions = defineMutator({
-  name: 'transactions.bulkUpdate',
+  audience: 'device',
+  description:
+    'Applies one patch (category, status, memo, payee, flags, tags to add and to remove) to up to 500 live rows atomically.',
   scope: 'write:transactions',
   args: BulkUpdateTransactionsArgsSchema,
   async run(tx, args, ctx): Promise<{ count: number }> {

@@ -1,4 +1,4 @@
-import { catalogMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -45,8 +45,8 @@ describe('transactions.create', () => {
       tagIds: [tagA, tagB].sort(),
       flagIds: [flag],
     })
-    expect(await h.read(ledgerQueries.getTransaction, { id: created.id })).toEqual(created)
-    expect(await h.read(ledgerQueries.getAccount, { id: account.id })).toMatchObject({
+    expect(await h.read(operations.transactions.get, { id: created.id })).toEqual(created)
+    expect(await h.read(operations.accounts.get, { id: account.id })).toMatchObject({
       balanceCents: '8750',
       clearedBalanceCents: '10000',
     })
@@ -98,7 +98,7 @@ describe('transactions.create', () => {
     const account = await newAccount(h)
     const foreignTag = await newTag(other, 'theirs')
     const deleted = await newCategory(h, 'Old')
-    await h.run(catalogMutators.deleteCategory, { id: deleted })
+    await h.run(operations.categories.delete, { id: deleted })
     await expect(newTransaction(h, account.id, { categoryId: deleted })).rejects.toMatchObject({
       status: 404,
       code: 'NOT_FOUND',
@@ -140,7 +140,7 @@ describe('transactions.create', () => {
     const account = await newAccount(h)
     const row = await newTransaction(h, account.id, { importedId: 'bank-1' })
     expect(row).toMatchObject({ source: 'imported', status: 'cleared', importedId: 'bank-1' })
-    expect((await h.read(ledgerQueries.getAccount, { id: account.id })).bankFed).toBe(true)
+    expect((await h.read(operations.accounts.get, { id: account.id })).bankFed).toBe(true)
     await expect(newTransaction(h, account.id, { importedId: 'bank-1' })).rejects.toMatchObject({
       status: 409,
       code: 'DUPLICATE_IMPORTED_ID',

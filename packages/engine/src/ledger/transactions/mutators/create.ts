@@ -11,7 +11,9 @@ import { hydrate, insertTransactions } from '../writes.ts'
  * and books it on the account's balances.
  */
 export const createTransaction = defineMutator({
-  name: 'transactions.create',
+  audience: 'device',
+  description:
+    "Creates one row on an open account, with its splits (which must sum to it), tags and flags, and books it on the account's balances.",
   scope: 'write:transactions',
   args: CreateTransactionArgsSchema,
   async run(tx, args, ctx): Promise<Transaction> {

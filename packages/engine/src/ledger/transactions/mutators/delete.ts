@@ -10,7 +10,8 @@ import { hydrate, removeLinks, requireTransaction, updateTransactions } from '..
  * both legs. Reconciled rows are refused.
  */
 export const deleteTransaction = defineMutator({
-  name: 'transactions.delete',
+  audience: 'device',
+  description: "Soft-deletes a row and takes it off its account's balances.",
   scope: 'write:transactions',
   args: TransactionIdArgsSchema,
   async run(tx, args, ctx) {
@@ -34,7 +35,8 @@ export const deleteTransaction = defineMutator({
 
 /** Removes one tag from a row; removing a tag the row does not carry changes nothing. */
 export const removeTransactionTag = defineMutator({
-  name: 'transactions.removeTag',
+  audience: 'device',
+  description: 'Removes one tag from a row.',
   scope: 'write:transactions',
   args: RemoveTransactionTagArgsSchema,
   async run(tx, args, ctx) {

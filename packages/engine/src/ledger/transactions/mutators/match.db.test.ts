@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -27,9 +27,9 @@ describe('match candidates', () => {
     await importRow(h, account.id, { amountCents: -998, date: '2024-03-10' })
     await importRow(h, other.id, { amountCents: -999, date: '2024-03-10' })
     const sameKind = await newTransaction(h, account.id, { amountCents: -999, date: '2024-03-11' })
-    const forHand = await h.read(ledgerQueries.matchCandidates, { id: hand.id })
+    const forHand = await h.read(operations.transactions.matchCandidates, { id: hand.id })
     expect(forHand.items.map((t) => t.id)).toEqual([near.id, edge.id])
-    const forBank = await h.read(ledgerQueries.matchCandidates, { id: near.id })
+    const forBank = await h.read(operations.transactions.matchCandidates, { id: near.id })
     expect(forBank.items.map((t) => t.id)).toEqual([sameKind.id, hand.id])
   })
 })
@@ -56,7 +56,7 @@ describe('transactions.match and transactions.unmatch', () => {
       date: '2024-03-10',
       memo: 'CARD 1234 CAFE',
     })
-    const survivor = await h.run(ledgerMutators.matchTransaction, { id: bank.id, candidateId: hand.id })
+    const survivor = await h.run(operations.transactions.match, { id: bank.id, candidateId: hand.id })
     expect(survivor).toMatchObject({
       id: hand.id,
       date: '2024-03-10',
@@ -67,10 +67,10 @@ describe('transactions.match and transactions.unmatch', () => {
       matchedTransactionId: bank.id,
     })
     expect(survivor.splits).toHaveLength(2)
-    await expect(h.read(ledgerQueries.getTransaction, { id: bank.id })).rejects.toMatchObject({ status: 404 })
-    const { items } = await h.read(ledgerQueries.listTransactions, {})
+    await expect(h.read(operations.transactions.get, { id: bank.id })).rejects.toMatchObject({ status: 404 })
+    const { items } = await h.read(operations.transactions.list, {})
     expect(items.map((t) => t.id)).not.toContain(bank.id)
-    expect(await h.read(ledgerQueries.getAccount, { id: account.id })).toMatchObject({
+    expect(await h.read(operations.accounts.get, { id: account.id })).toMatchObject({
       balanceCents: '7500',
       clearedBalanceCents: '7500',
     })
@@ -82,15 +82,15 @@ describe('transactions.match and transactions.unmatch', () => {
     const account = await newAccount(h)
     const hand = await newTransaction(h, account.id, { amountCents: -700, date: '2024-03-01' })
     const bank = await importRow(h, account.id, { amountCents: -700, date: '2024-03-04' })
-    await h.run(ledgerMutators.matchTransaction, { id: hand.id, candidateId: bank.id })
-    const { transactions } = await h.run(ledgerMutators.unmatchTransaction, { id: bank.id })
+    await h.run(operations.transactions.match, { id: hand.id, candidateId: bank.id })
+    const { transactions } = await h.run(operations.transactions.unmatch, { id: bank.id })
     const strip = ({ updatedAt: _, ...rest }: { updatedAt: string }) => rest
     expect(transactions.map(strip)).toEqual([strip(hand), strip(bank)])
-    expect(strip(await h.read(ledgerQueries.getTransaction, { id: bank.id }))).toEqual(strip(bank))
-    await h.run(ledgerMutators.matchTransaction, { id: hand.id, candidateId: bank.id })
-    await h.run(ledgerMutators.unmatchTransaction, { id: hand.id })
-    expect(strip(await h.read(ledgerQueries.getTransaction, { id: hand.id }))).toEqual(strip(hand))
-    await expect(h.run(ledgerMutators.unmatchTransaction, { id: hand.id })).rejects.toMatchObject({
+    expect(strip(await h.read(operations.transactions.get, { id: bank.id }))).toEqual(strip(bank))
+    await h.run(operations.transactions.match, { id: hand.id, candidateId: bank.id })
+    await h.run(operations.transactions.unmatch, { id: hand.id })
+    expect(strip(await h.read(operations.transactions.get, { id: hand.id }))).toEqual(strip(hand))
+    await expect(h.run(operations.transactions.unmatch, { id: hand.id })).rejects.toMatchObject({
       status: 409,
       code: 'NOT_MATCHED',
     })
@@ -107,27 +107,27 @@ describe('transactions.match and transactions.unmatch', () => {
       date: '2024-03-02',
       status: 'cleared',
     })
-    await h.run(ledgerMutators.matchTransaction, { id: hand.id, candidateId: bank.id })
-    await h.run(ledgerMutators.reconcileAccount, {
+    await h.run(operations.transactions.match, { id: hand.id, candidateId: bank.id })
+    await h.run(operations.accounts.reconcile, {
       id: account.id,
       statementBalanceCents: -740,
       statementDate: '2024-03-31',
       adjustmentId: ulid(),
     })
-    await expect(h.run(ledgerMutators.unmatchTransaction, { id: hand.id })).rejects.toMatchObject({
+    await expect(h.run(operations.transactions.unmatch, { id: hand.id })).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_RECONCILED',
     })
     const late = await importRow(h, account.id, { amountCents: -40, date: '2024-03-06' })
     await expect(
-      h.run(ledgerMutators.matchTransaction, { id: late.id, candidateId: locked.id }),
+      h.run(operations.transactions.match, { id: late.id, candidateId: locked.id }),
     ).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_RECONCILED',
     })
     const again = await importRow(h, account.id, { amountCents: -700, date: '2024-03-05' })
     await expect(
-      h.run(ledgerMutators.matchTransaction, { id: again.id, candidateId: hand.id }),
+      h.run(operations.transactions.match, { id: again.id, candidateId: hand.id }),
     ).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_ALREADY_MATCHED',
@@ -147,7 +147,7 @@ describe('transactions.match and transactions.unmatch', () => {
       [a.id, far.id],
       [other.id, a.id],
     ]) {
-      await expect(h.run(ledgerMutators.matchTransaction, { id, candidateId })).rejects.toMatchObject({
+      await expect(h.run(operations.transactions.match, { id, candidateId })).rejects.toMatchObject({
         status: 400,
         code: 'NOT_A_MATCH_CANDIDATE',
       })
@@ -161,15 +161,17 @@ describe('transactions.dismissMatch', () => {
     const account = await newAccount(h)
     await newTransaction(h, account.id, { amountCents: -300, date: '2024-03-01' })
     await newTransaction(h, account.id, { amountCents: -300, date: '2024-03-02' })
-    const { items } = await h.run(ledgerMutators.bulkCreateTransactions, {
+    const { items } = await h.run(operations.transactions.bulkCreate, {
       transactions: [
         { id: ulid(), accountId: account.id, date: '2024-03-01', amountCents: -300, importedId: 'z' },
       ],
     })
     expect(items[0]!.possibleDuplicate).toBe(true)
-    const dismissed = await h.run(ledgerMutators.dismissMatch, { id: items[0]!.id })
+    const dismissed = await h.run(operations.transactions.dismissMatch, { id: items[0]!.id })
     expect(dismissed.possibleDuplicate).toBe(false)
-    expect((await h.run(ledgerMutators.dismissMatch, { id: items[0]!.id })).possibleDuplicate).toBe(false)
+    expect((await h.run(operations.transactions.dismissMatch, { id: items[0]!.id })).possibleDuplicate).toBe(
+      false,
+    )
   })
 })
 
@@ -179,14 +181,14 @@ describe('category suggestions', () => {
     const account = await newAccount(h)
     const category = await newCategory(h)
     const row = await newTransaction(h, account.id)
-    const suggested = await h.run(ledgerMutators.suggestCategory, {
+    const suggested = await h.run(operations.transactions.suggestCategory, {
       id: row.id,
       categoryId: category,
       confidence: 0.75,
       reason: 'payee history',
     })
     expect(suggested).toMatchObject({ suggestedCategoryId: category, suggestionConfidence: 0.75 })
-    const accepted = await h.run(ledgerMutators.acceptSuggestion, { id: row.id })
+    const accepted = await h.run(operations.transactions.acceptSuggestion, { id: row.id })
     expect(accepted).toMatchObject({
       categoryId: category,
       suggestedCategoryId: null,
@@ -194,12 +196,12 @@ describe('category suggestions', () => {
       suggestionReason: null,
       needsReview: false,
     })
-    await expect(h.run(ledgerMutators.acceptSuggestion, { id: row.id })).rejects.toMatchObject({
+    await expect(h.run(operations.transactions.acceptSuggestion, { id: row.id })).rejects.toMatchObject({
       status: 409,
       code: 'NO_SUGGESTION',
     })
     await expect(
-      h.run(ledgerMutators.suggestCategory, { id: row.id, categoryId: category }),
+      h.run(operations.transactions.suggestCategory, { id: row.id, categoryId: category }),
     ).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_CATEGORIZED',
@@ -211,10 +213,10 @@ describe('category suggestions', () => {
     const account = await newAccount(h)
     const category = await newCategory(h)
     const row = await newTransaction(h, account.id, { needsReview: true })
-    await h.run(ledgerMutators.suggestCategory, { id: row.id, categoryId: category })
-    const rejected = await h.run(ledgerMutators.rejectSuggestion, { id: row.id })
+    await h.run(operations.transactions.suggestCategory, { id: row.id, categoryId: category })
+    const rejected = await h.run(operations.transactions.rejectSuggestion, { id: row.id })
     expect(rejected).toMatchObject({ categoryId: null, suggestedCategoryId: null, needsReview: false })
-    await expect(h.run(ledgerMutators.rejectSuggestion, { id: row.id })).rejects.toMatchObject({
+    await expect(h.run(operations.transactions.rejectSuggestion, { id: row.id })).rejects.toMatchObject({
       status: 409,
       code: 'NO_SUGGESTION',
     })

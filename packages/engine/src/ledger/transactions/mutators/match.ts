@@ -26,7 +26,9 @@ function matchProblem(bank: TransactionRow, hand: TransactionRow): string | null
  * date and becomes cleared; the bank row is folded in. Undone by unmatch.
  */
 export const matchTransaction = defineMutator({
-  name: 'transactions.match',
+  audience: 'device',
+  description:
+    'Matches a bank import with its hand-entered twin (either may be named in the path): the hand-entered row survives with its payee, category, memo, tags and splits, takes the bank date and becomes cleared.',
   scope: 'write:transactions',
   args: MatchTransactionArgsSchema,
   async run(tx, args, ctx): Promise<Transaction> {
@@ -68,7 +70,9 @@ export const matchTransaction = defineMutator({
  * hand-entered row regains its date and status from before the match. Refused while reconciled.
  */
 export const unmatchTransaction = defineMutator({
-  name: 'transactions.unmatch',
+  audience: 'device',
+  description:
+    'Separates a matched pair (named by either row): the bank row returns as its own row and the hand-entered row regains its date and status from before the match.',
   scope: 'write:transactions',
   args: TransactionIdArgsSchema,
   async run(tx, args, ctx): Promise<{ transactions: Transaction[] }> {
@@ -102,7 +106,8 @@ export const unmatchTransaction = defineMutator({
 
 /** Clears the possible-duplicate marker an ambiguous import left; clearing it twice is harmless. */
 export const dismissMatch = defineMutator({
-  name: 'transactions.dismissMatch',
+  audience: 'device',
+  description: 'Clears the possible-duplicate marker an ambiguous import left.',
   scope: 'write:transactions',
   args: TransactionIdArgsSchema,
   async run(tx, args, ctx): Promise<Transaction> {

@@ -21,7 +21,8 @@ function requireSuggestion(row: TransactionRow): string {
 
 /** Records a suggested category on an uncategorized, unsplit row; it marks the row as needing review. */
 export const suggestCategory = defineMutator({
-  name: 'transactions.suggestCategory',
+  audience: 'server',
+  description: 'Records a suggested category on an uncategorized, unsplit row.',
   scope: 'write:transactions',
   args: SuggestCategoryArgsSchema,
   async run(tx, args, ctx): Promise<Transaction> {
@@ -47,7 +48,9 @@ export const suggestCategory = defineMutator({
 
 /** Takes the suggested category as the row's category and clears the suggestion and review flag. */
 export const acceptSuggestion = defineMutator({
-  name: 'transactions.acceptSuggestion',
+  audience: 'device',
+  description:
+    "Takes the suggested category as the row's category and clears the suggestion and review flag.",
   scope: 'write:transactions',
   args: TransactionIdArgsSchema,
   async run(tx, args, ctx): Promise<Transaction> {
@@ -80,7 +83,8 @@ export const acceptSuggestion = defineMutator({
 
 /** Drops the suggestion; the row stays uncategorized and no longer needs review. */
 export const rejectSuggestion = defineMutator({
-  name: 'transactions.rejectSuggestion',
+  audience: 'device',
+  description: 'Drops the suggestion.',
   scope: 'write:transactions',
   args: TransactionIdArgsSchema,
   async run(tx, args, ctx): Promise<Transaction> {

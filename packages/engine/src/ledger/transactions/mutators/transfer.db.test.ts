@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -17,7 +17,7 @@ function transfer(
   toAccountId: string,
   args: Record<string, unknown> = {},
 ) {
-  return h.run(ledgerMutators.createTransfer, {
+  return h.run(operations.transactions.transfer, {
     fromAccountId,
     toAccountId,
     amountCents: 2500,
@@ -55,7 +55,7 @@ describe('transactions.transfer', () => {
       amountCents: '2500',
       transferGroupId: fromTransactionId,
     })
-    expect((await h.read(ledgerQueries.getAccount, { id: savings.id })).balanceCents).toBe('2500')
+    expect((await h.read(operations.accounts.get, { id: savings.id })).balanceCents).toBe('2500')
     expect((await outboxEvents(h)).slice(-2).map((e) => e.type)).toEqual([
       'transaction.created',
       'transaction.created',
@@ -68,7 +68,7 @@ describe('transactions.transfer', () => {
     const a = await newAccount(h)
     const usd = await newAccount(h, { name: 'USD', currency: 'USD' })
     const closed = await newAccount(h, { name: 'Closed' })
-    await h.run(ledgerMutators.closeAccount, { id: closed.id, adjustmentId: ulid() })
+    await h.run(operations.accounts.close, { id: closed.id, adjustmentId: ulid() })
     await expect(transfer(h, a.id, a.id)).rejects.toMatchObject({
       status: 400,
       code: 'TRANSFER_SAME_ACCOUNT',
@@ -103,7 +103,7 @@ describe('transfer candidates, link and unlink', () => {
     const c = await newAccount(h, { name: 'C' })
     const linked = await transfer(h, c.id, b.id, { amountCents: 4000 })
     expect(linked.to.amountCents).toBe('4000')
-    const { items } = await h.read(ledgerQueries.transferCandidates, { id: row.id })
+    const { items } = await h.read(operations.transactions.transferCandidates, { id: row.id })
     expect(items.map((t) => t.id)).toEqual([near.id, edge.id])
   })
 
@@ -114,20 +114,20 @@ describe('transfer candidates, link and unlink', () => {
     const category = await newCategory(h)
     const out = await newTransaction(h, a.id, { amountCents: -700, payeeName: 'Me', categoryId: category })
     const into = await newTransaction(h, b.id, { amountCents: 700 })
-    const linked = await h.run(ledgerMutators.linkTransfer, { id: out.id, counterpartId: into.id })
+    const linked = await h.run(operations.transactions.linkTransfer, { id: out.id, counterpartId: into.id })
     expect(linked.transferGroupId).toBe(out.id)
     expect(linked.transactions.map((t) => t.transferGroupId)).toEqual([out.id, out.id])
     await expect(
-      h.run(ledgerMutators.linkTransfer, { id: into.id, counterpartId: out.id }),
+      h.run(operations.transactions.linkTransfer, { id: into.id, counterpartId: out.id }),
     ).rejects.toMatchObject({
       status: 409,
       code: 'TRANSFER_ALREADY_LINKED',
     })
-    const { transactions } = await h.run(ledgerMutators.unlinkTransfer, { id: into.id })
+    const { transactions } = await h.run(operations.transactions.unlinkTransfer, { id: into.id })
     expect(transactions.map((t) => t.transferGroupId)).toEqual([null, null])
-    const after = await h.read(ledgerQueries.getTransaction, { id: out.id })
+    const after = await h.read(operations.transactions.get, { id: out.id })
     expect(after).toMatchObject({ payeeId: out.payeeId, categoryId: category, transferGroupId: null })
-    await expect(h.run(ledgerMutators.unlinkTransfer, { id: out.id })).rejects.toMatchObject({
+    await expect(h.run(operations.transactions.unlinkTransfer, { id: out.id })).rejects.toMatchObject({
       status: 409,
       code: 'NOT_A_TRANSFER',
     })
@@ -141,13 +141,15 @@ describe('transfer candidates, link and unlink', () => {
     const wrongAmount = await newTransaction(h, b.id, { amountCents: 701 })
     const sameAccount = await newTransaction(h, a.id, { amountCents: 700 })
     for (const counterpartId of [wrongAmount.id, sameAccount.id, out.id]) {
-      await expect(h.run(ledgerMutators.linkTransfer, { id: out.id, counterpartId })).rejects.toMatchObject({
+      await expect(
+        h.run(operations.transactions.linkTransfer, { id: out.id, counterpartId }),
+      ).rejects.toMatchObject({
         status: 400,
         code: 'NOT_A_TRANSFER_COUNTERPART',
       })
     }
     await expect(
-      h.run(ledgerMutators.linkTransfer, { id: out.id, counterpartId: ulid() }),
+      h.run(operations.transactions.linkTransfer, { id: out.id, counterpartId: ulid() }),
     ).rejects.toMatchObject({
       status: 404,
     })
@@ -158,22 +160,22 @@ describe('transfer candidates, link and unlink', () => {
     const a = await newAccount(h)
     const b = await newAccount(h, { name: 'B' })
     const { from } = await transfer(h, a.id, b.id, { status: 'cleared', date: '2024-03-01' })
-    await h.run(ledgerMutators.reconcileAccount, {
+    await h.run(operations.accounts.reconcile, {
       id: b.id,
       statementBalanceCents: 2500,
       statementDate: '2024-03-31',
       adjustmentId: ulid(),
     })
-    await expect(h.run(ledgerMutators.unlinkTransfer, { id: from.id })).rejects.toMatchObject({
+    await expect(h.run(operations.transactions.unlinkTransfer, { id: from.id })).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_RECONCILED',
     })
-    await expect(h.run(ledgerMutators.deleteTransaction, { id: from.id })).rejects.toMatchObject({
+    await expect(h.run(operations.transactions.delete, { id: from.id })).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_RECONCILED',
     })
     await expect(
-      h.run(ledgerMutators.updateTransaction, { id: from.id, amountCents: -1 }),
+      h.run(operations.transactions.update, { id: from.id, amountCents: -1 }),
     ).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_RECONCILED',

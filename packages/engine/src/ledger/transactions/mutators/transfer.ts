@@ -15,7 +15,9 @@ import { hydrate, insertTransactions, requireTransaction, updateTransactions } f
  * amounts sharing one transfer group (the from leg's id).
  */
 export const createTransfer = defineMutator({
-  name: 'transactions.transfer',
+  audience: 'device',
+  description:
+    "Moves money between two accounts of one currency as two legs of equal and opposite amounts sharing one transfer group (the from leg's id).",
   scope: 'write:transactions',
   args: CreateTransferArgsSchema,
   async run(tx, args, ctx): Promise<{ transferGroupId: string; from: Transaction; to: Transaction }> {
@@ -99,7 +101,9 @@ async function counterpartProblem(
  * currency. The group id is the id of the row the request names.
  */
 export const linkTransfer = defineMutator({
-  name: 'transactions.linkTransfer',
+  audience: 'device',
+  description:
+    'Links two unlinked rows as the legs of one transfer: opposite amounts, two accounts, one currency.',
   scope: 'write:transactions',
   args: LinkTransferArgsSchema,
   async run(tx, args, ctx): Promise<{ transferGroupId: string; transactions: Transaction[] }> {
@@ -141,7 +145,8 @@ export const linkTransfer = defineMutator({
 
 /** Splits a transfer back into two plain rows that keep payee and category; refused while a leg is reconciled. */
 export const unlinkTransfer = defineMutator({
-  name: 'transactions.unlinkTransfer',
+  audience: 'device',
+  description: 'Splits a transfer back into two plain rows that keep payee and category.',
   scope: 'write:transactions',
   args: TransactionIdArgsSchema,
   async run(tx, args, ctx): Promise<{ transactions: Transaction[] }> {

@@ -1,4 +1,4 @@
-import { ledgerMutators, ledgerQueries } from '@hearth/engine'
+import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -19,7 +19,7 @@ async function reconciledRow(h: LedgerHousehold) {
     status: 'cleared',
     date: '2024-03-01',
   })
-  await h.run(ledgerMutators.reconcileAccount, {
+  await h.run(operations.accounts.reconcile, {
     id: account.id,
     statementBalanceCents: -500,
     statementDate: '2024-03-31',
@@ -45,10 +45,10 @@ describe('transactions.update', () => {
       tagIds: [t1],
       flagIds: [flag],
     })
-    const memoOnly = await h.run(ledgerMutators.updateTransaction, { id: row.id, memo: 'note' })
+    const memoOnly = await h.run(operations.transactions.update, { id: row.id, memo: 'note' })
     expect(memoOnly).toMatchObject({ memo: 'note', tagIds: [t1], flagIds: [flag] })
     expect(memoOnly.splits).toHaveLength(2)
-    const replaced = await h.run(ledgerMutators.updateTransaction, {
+    const replaced = await h.run(operations.transactions.update, {
       id: row.id,
       amountCents: -1000,
       splits: [
@@ -63,7 +63,7 @@ describe('transactions.update', () => {
       ['-100', b],
       ['-900', a],
     ])
-    const plain = await h.run(ledgerMutators.updateTransaction, { id: row.id, splits: [], categoryId: a })
+    const plain = await h.run(operations.transactions.update, { id: row.id, splits: [], categoryId: a })
     expect(plain).toMatchObject({ splits: [], categoryId: a })
     await expectBalancesExact(h)
   })
@@ -76,14 +76,14 @@ describe('transactions.update', () => {
       splits: [{ amountCents: -400 }, { amountCents: -500 }],
     })
     await expect(
-      h.run(ledgerMutators.updateTransaction, { id: row.id, amountCents: -1000 }),
+      h.run(operations.transactions.update, { id: row.id, amountCents: -1000 }),
     ).rejects.toMatchObject({
       status: 400,
       code: 'SPLIT_SUM_MISMATCH',
     })
     const category = await newCategory(h)
     await expect(
-      h.run(ledgerMutators.updateTransaction, { id: row.id, categoryId: category }),
+      h.run(operations.transactions.update, { id: row.id, categoryId: category }),
     ).rejects.toMatchObject({
       status: 400,
       code: 'SPLIT_CATEGORY_CONFLICT',
@@ -95,9 +95,9 @@ describe('transactions.update', () => {
     const a = await newAccount(h, { openingBalanceCents: 1000 })
     const b = await newAccount(h, { name: 'B' })
     const row = await newTransaction(h, a.id, { amountCents: -300, status: 'cleared' })
-    await h.run(ledgerMutators.updateTransaction, { id: row.id, accountId: b.id, status: 'pending' })
-    expect((await h.read(ledgerQueries.getAccount, { id: a.id })).balanceCents).toBe('1000')
-    expect(await h.read(ledgerQueries.getAccount, { id: b.id })).toMatchObject({
+    await h.run(operations.transactions.update, { id: row.id, accountId: b.id, status: 'pending' })
+    expect((await h.read(operations.accounts.get, { id: a.id })).balanceCents).toBe('1000')
+    expect(await h.read(operations.accounts.get, { id: b.id })).toMatchObject({
       balanceCents: '-300',
       clearedBalanceCents: '0',
     })
@@ -115,17 +115,17 @@ describe('transactions.update', () => {
       { splits: [{ amountCents: -200 }, { amountCents: -300 }] },
       { status: 'pending' },
     ]) {
-      await expect(h.run(ledgerMutators.updateTransaction, { id: row.id, ...patch })).rejects.toMatchObject({
+      await expect(h.run(operations.transactions.update, { id: row.id, ...patch })).rejects.toMatchObject({
         status: 409,
         code: 'TRANSACTION_RECONCILED',
       })
     }
-    await expect(h.run(ledgerMutators.deleteTransaction, { id: row.id })).rejects.toMatchObject({
+    await expect(h.run(operations.transactions.delete, { id: row.id })).rejects.toMatchObject({
       status: 409,
       code: 'TRANSACTION_RECONCILED',
     })
     const category = await newCategory(h)
-    const edited = await h.run(ledgerMutators.updateTransaction, {
+    const edited = await h.run(operations.transactions.update, {
       id: row.id,
       memo: 'still fine',
       categoryId: category,
@@ -138,14 +138,14 @@ describe('transactions.update', () => {
   it('unlocks a reconciled row only by setting its status back to cleared', async () => {
     const h = await ledgerHousehold()
     const { row } = await reconciledRow(h)
-    const unlocked = await h.run(ledgerMutators.updateTransaction, {
+    const unlocked = await h.run(operations.transactions.update, {
       id: row.id,
       status: 'cleared',
       amountCents: -450,
     })
     expect(unlocked).toMatchObject({ status: 'cleared', amountCents: '-450' })
     await expect(
-      h.run(ledgerMutators.updateTransaction, { id: row.id, status: 'reconciled' }),
+      h.run(operations.transactions.update, { id: row.id, status: 'reconciled' }),
     ).rejects.toMatchObject({
       status: 400,
       code: 'STATUS_NOT_ALLOWED',
@@ -157,7 +157,7 @@ describe('transactions.update', () => {
     const h = await ledgerHousehold()
     const a = await newAccount(h)
     const b = await newAccount(h, { name: 'B' })
-    const { from, to } = await h.run(ledgerMutators.createTransfer, {
+    const { from, to } = await h.run(operations.transactions.transfer, {
       fromAccountId: a.id,
       toAccountId: b.id,
       amountCents: 1000,
@@ -165,14 +165,14 @@ describe('transactions.update', () => {
       fromTransactionId: ulid(),
       toTransactionId: ulid(),
     })
-    await h.run(ledgerMutators.updateTransaction, { id: to.id, amountCents: 1500 })
-    expect((await h.read(ledgerQueries.getTransaction, { id: from.id })).amountCents).toBe('-1500')
-    await expect(
-      h.run(ledgerMutators.updateTransaction, { id: to.id, accountId: a.id }),
-    ).rejects.toMatchObject({
-      status: 400,
-      code: 'TRANSFER_SAME_ACCOUNT',
-    })
+    await h.run(operations.transactions.update, { id: to.id, amountCents: 1500 })
+    expect((await h.read(operations.transactions.get, { id: from.id })).amountCents).toBe('-1500')
+    await expect(h.run(operations.transactions.update, { id: to.id, accountId: a.id })).rejects.toMatchObject(
+      {
+        status: 400,
+        code: 'TRANSFER_SAME_ACCOUNT',
+      },
+    )
     await expectBalancesExact(h)
   })
 
@@ -180,8 +180,8 @@ describe('transactions.update', () => {
     const h = await ledgerHousehold()
     const account = await newAccount(h)
     const row = await newTransaction(h, account.id)
-    await h.run(ledgerMutators.deleteTransaction, { id: row.id })
-    await expect(h.run(ledgerMutators.updateTransaction, { id: row.id, memo: 'x' })).rejects.toMatchObject({
+    await h.run(operations.transactions.delete, { id: row.id })
+    await expect(h.run(operations.transactions.update, { id: row.id, memo: 'x' })).rejects.toMatchObject({
       status: 404,
     })
   })
@@ -192,9 +192,9 @@ describe('transactions.delete and transactions.removeTag', () => {
     const h = await ledgerHousehold()
     const account = await newAccount(h, { openingBalanceCents: 1000 })
     const row = await newTransaction(h, account.id, { amountCents: -400 })
-    await h.run(ledgerMutators.deleteTransaction, { id: row.id })
-    await expect(h.read(ledgerQueries.getTransaction, { id: row.id })).rejects.toMatchObject({ status: 404 })
-    expect((await h.read(ledgerQueries.getAccount, { id: account.id })).balanceCents).toBe('1000')
+    await h.run(operations.transactions.delete, { id: row.id })
+    await expect(h.read(operations.transactions.get, { id: row.id })).rejects.toMatchObject({ status: 404 })
+    expect((await h.read(operations.accounts.get, { id: account.id })).balanceCents).toBe('1000')
     const stored = await h.store.db
       .selectFrom('transactions')
       .select('deleted_at')
@@ -208,7 +208,7 @@ describe('transactions.delete and transactions.removeTag', () => {
     const h = await ledgerHousehold()
     const a = await newAccount(h)
     const b = await newAccount(h, { name: 'B' })
-    const { from, to } = await h.run(ledgerMutators.createTransfer, {
+    const { from, to } = await h.run(operations.transactions.transfer, {
       fromAccountId: a.id,
       toAccountId: b.id,
       amountCents: 1000,
@@ -216,8 +216,8 @@ describe('transactions.delete and transactions.removeTag', () => {
       fromTransactionId: ulid(),
       toTransactionId: ulid(),
     })
-    await h.run(ledgerMutators.deleteTransaction, { id: from.id })
-    await expect(h.read(ledgerQueries.getTransaction, { id: to.id })).rejects.toMatchObject({ status: 404 })
+    await h.run(operations.transactions.delete, { id: from.id })
+    await expect(h.read(operations.transactions.get, { id: to.id })).rejects.toMatchObject({ status: 404 })
     await expectBalancesExact(h)
   })
 
@@ -226,11 +226,11 @@ describe('transactions.delete and transactions.removeTag', () => {
     const account = await newAccount(h)
     const [t1, t2] = [await newTag(h, 'one'), await newTag(h, 'two')]
     const row = await newTransaction(h, account.id, { tagIds: [t1, t2] })
-    await h.run(ledgerMutators.removeTransactionTag, { id: row.id, tagId: t1 })
-    await h.run(ledgerMutators.removeTransactionTag, { id: row.id, tagId: t1 })
-    expect((await h.read(ledgerQueries.getTransaction, { id: row.id })).tagIds).toEqual([t2])
+    await h.run(operations.transactions.removeTag, { id: row.id, tagId: t1 })
+    await h.run(operations.transactions.removeTag, { id: row.id, tagId: t1 })
+    expect((await h.read(operations.transactions.get, { id: row.id })).tagIds).toEqual([t2])
     await expect(
-      h.run(ledgerMutators.removeTransactionTag, { id: row.id, tagId: ulid() }),
+      h.run(operations.transactions.removeTag, { id: row.id, tagId: ulid() }),
     ).rejects.toMatchObject({
       status: 404,
     })

@@ -24,7 +24,8 @@ import {
  * other leg of a transfer follows an amount change with the opposite sign.
  */
 export const updateTransaction = defineMutator({
-  name: 'transactions.update',
+  audience: 'device',
+  description: 'Updates one row.',
   scope: 'write:transactions',
   args: UpdateTransactionArgsSchema,
   async run(tx, args, ctx): Promise<Transaction> {

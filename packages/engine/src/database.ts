@@ -1,15 +1,15 @@
-import type { CatalogTables } from '../catalog/tables.ts'
-import type { ChangeLogTable } from '../changes/tables.ts'
-import type { IdempotencyKeysTable } from '../idempotency/tables.ts'
+import type { CatalogTables } from './catalog/tables.ts'
+import type { ChangeLogTable } from './changes/tables.ts'
+import type { IdempotencyKeysTable } from './idempotency/tables.ts'
 import type {
   ApiKeysTable,
   HouseholdClockTable,
   HouseholdsTable,
   MembershipsTable,
   UsersTable,
-} from '../identity/tables.ts'
-import type { LedgerTables } from '../ledger/tables.ts'
-import type { OutboxTable } from '../outbox/tables.ts'
+} from './identity/tables.ts'
+import type { LedgerTables } from './ledger/tables.ts'
+import type { OutboxTable } from './outbox/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
 interface FoundationTables {

@@ -1,6 +1,0 @@
-export { createCategory, deleteCategory, reorderCategories, updateCategory } from './mutators/categories.ts'
-export { createCategoryGroup, deleteCategoryGroup, updateCategoryGroup } from './mutators/category-groups.ts'
-export { createFlag, deleteFlag, updateFlag } from './mutators/flags.ts'
-export { createPayee, deletePayee, updatePayee } from './mutators/payees.ts'
-export { seedStarterPack } from './mutators/starter-pack.ts'
-export { createTag, deleteTag, updateTag } from './mutators/tags.ts'

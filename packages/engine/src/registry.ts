@@ -1,0 +1,14 @@
+import { catalogOperations } from './catalog/operations.ts'
+import { identityOperations } from './identity/operations.ts'
+import { ledgerOperations } from './ledger/operations.ts'
+import { createRegistry } from './mutator/registry.ts'
+
+/**
+ * Every operation of the engine by its path (`operations.tags.create`), and by its name in
+ * `operations.byName`. The SDK, the sync wire, REST routes, rejections, OpenAPI operationIds
+ * and AI tools all use these names.
+ */
+export const operations = createRegistry(identityOperations, catalogOperations, ledgerOperations)
+
+/** The registry's shape. */
+export type Operations = typeof operations
