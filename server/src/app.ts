@@ -6,7 +6,7 @@ import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
 import { authenticate } from './http/authenticate.ts'
 import type { AppEnv } from './http/env.ts'
-import { idempotency } from './http/idempotency.ts'
+import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { requireMembership } from './http/membership.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
 import { accountRoutes } from './routes/accounts.ts'
@@ -72,14 +72,13 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
   app.use(authenticate(store))
   app.use('/households/:householdId', requireMembership(store))
   app.use('/households/:householdId/*', requireMembership(store))
-  app.use(idempotency(store))
 
   app.route('/', systemRoutes(store))
   app.route('/', householdRoutes(store))
   app.route('/', userRoutes(store))
   app.route('/', categoryRoutes(store))
   app.route('/', payeeRoutes(store))
-  app.route('/', tagRoutes(store))
+  mountOperationRoutes(app, store, [...tagRoutes])
   app.route('/', flagRoutes(store))
   app.route('/', accountRoutes(store))
   app.route('/', transactionRoutes(store))

@@ -1,4 +1,3 @@
-import { beginIdempotent } from '@hearth/engine'
 import type { RunningServer } from '@hearth/server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { apiClient, newMember, newOwner, startTestServer } from '../src/index.ts'
@@ -166,20 +165,19 @@ describe('Idempotency-Key', () => {
     expect((await owner.api.get('/households/current')).body.name).toBe('One')
   })
 
-  it('answers 409 while the first request with the key is still running', async () => {
+  it('runs two concurrent requests with one key once: the second waits and replays the first', async () => {
     const owner = await newOwner(server)
-    const body = JSON.stringify({ name: 'Slow' })
-    const { createHash } = await import('node:crypto')
-    const fingerprint = createHash('sha256').update(`PATCH /households/current\n${body}`).digest('hex')
-    // Claim the key as a first request in flight would.
-    await beginIdempotent(server.store.db, {
-      userId: owner.userId,
-      key: 'in-flight',
-      fingerprint,
-      leaseMs: 60_000,
-    })
-    const res = await owner.api.patch('/households/current', body, { 'idempotency-key': 'in-flight' })
-    expectProblem(res, 409, 'IDEMPOTENCY_KEY_IN_USE')
+    const headers = { 'idempotency-key': `race-${owner.userId}` }
+    const body = { name: 'Raced', scopes: ['read:tags'] }
+    const [a, b] = await Promise.all([
+      owner.api.post('/users/me/api-keys', body, headers),
+      owner.api.post('/users/me/api-keys', body, headers),
+    ])
+    expect([a.status, b.status]).toEqual([201, 201])
+    expect(a.body).toEqual(b.body)
+    expect([a, b].filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(1)
+    const keys = (await owner.api.get('/users/me/api-keys')).body.items
+    expect(keys.filter((k: { name: string }) => k.name === 'Raced')).toHaveLength(1)
   })
 
   it('keeps keys per caller: another user may use the same key value', async () => {

@@ -4,7 +4,7 @@ import type { z } from 'zod'
 import type { Database } from '../database.ts'
 import { EngineError, insufficientScope, ownerOnly } from '../errors.ts'
 import type { ActorContext, DomainEvent, HouseholdContext, MutationContext } from './context.ts'
-import type { Mutator, Query } from './define.ts'
+import type { Mutator, Operation, Query } from './define.ts'
 import { parseArgs } from './parse-args.ts'
 
 const eventId = monotonicFactory()
@@ -88,7 +88,7 @@ export async function runQuery<S extends z.ZodType, R, C extends ActorContext>(
 }
 
 /** Checks scope and role; the same check serves REST routes and sync pushes. */
-export function authorize(mutator: Mutator<any, any, any>, ctx: ActorContext): void {
+export function authorize(mutator: Operation, ctx: ActorContext): void {
   if (mutator.scope && !ctx.scopes.includes(mutator.scope)) throw insufficientScope(mutator.scope)
   if (mutator.ownerOnly && (ctx as HouseholdContext).role !== 'owner') throw ownerOnly()
   if (mutator.level === 'household' && !(ctx as HouseholdContext).householdId) {

@@ -1,0 +1,263 @@
+import { createHash } from 'node:crypto'
+import {
+  applyMutation,
+  authorize,
+  claimIdempotencyKey,
+  EngineError,
+  type IdempotencyClaim,
+  type Operation,
+  parseArgs,
+  runQuery,
+  type Store,
+  type StoredAnswer,
+  storeIdempotentAnswer,
+  storeIdempotentRefusal,
+} from '@hearth/engine'
+import type { Context } from 'hono'
+import { ulid } from 'ulidx'
+import { type AppEnv, actorContext, householdContext } from './env.ts'
+import { engineProblem, problem } from './problem.ts'
+import { RESERVED_PATH_WORDS } from './reserved-path-words.ts'
+
+/** What a request brought, before it becomes an operation's arguments. */
+export interface RouteInput {
+  /** Path parameters other than `householdId`. */
+  params: Record<string, string>
+  query: Record<string, string | string[]>
+  /** The parsed JSON body; `{}` when a write sends none and its body is optional. */
+  body: unknown
+}
+
+/** How one route binds an operation: method, path, status and what the contract adds. */
+export interface OperationRouteSpec {
+  method: 'get' | 'post' | 'patch' | 'put' | 'delete'
+  /** The OpenAPI path, such as `/households/{householdId}/tags/{tagId}`. */
+  path: string
+  status: 200 | 201 | 204
+  /** The success body's schema; omit for 204. */
+  response?: import('zod').ZodType
+  /** What the response is, in a few words. */
+  responseDescription?: string
+  /** The OpenAPI tag (its group in the reference). */
+  tag: string
+  /** The OpenAPI summary; the operation's description when omitted. */
+  summary?: string
+  /** Rules, defaults and error codes beyond the operation's one-line description. */
+  notes?: string
+  /** Path parameters (besides householdId) and the argument each fills; default: the last one is `id`. */
+  params?: Record<string, string>
+  /** ULID arguments a caller may leave out and the route then makes (`id` of a create, say). */
+  clientIds?: readonly string[]
+  /** The documented body or query schema, when it is not the operation's arguments less the path's. */
+  input?: import('zod').ZodType
+  /** A write whose body may be left out entirely (it then counts as `{}`). */
+  optionalBody?: boolean
+  /** The error codes this operation answers with, by status, for its OpenAPI entry. */
+  errors?: Partial<Record<400 | 403 | 404 | 409 | 422 | 429, readonly string[]>>
+  /** Turns the request into arguments, when merging path, query and body is not enough. */
+  prepare?(input: RouteInput): { args: unknown; present?(result: unknown): unknown }
+  /** Shapes the success body from the operation's result. */
+  present?(result: unknown): unknown
+}
+
+/** An operation bound to a route. */
+export interface OperationRoute {
+  operation: Operation
+  spec: OperationRouteSpec
+}
+
+/** Binds a registry operation to a method, path and status; scope and description come from it. */
+export function operationRoute(operation: Operation, spec: OperationRouteSpec): OperationRoute {
+  if (operation.audience === 'system') {
+    throw new Error(`${operation.name} is a system operation; no route may expose it`)
+  }
+  const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
+  if (operation.level === 'household' && !spec.path.startsWith('/households/{householdId}')) {
+    throw new Error(
+      `${operation.name} is a household operation; its path must start with /households/{householdId}`,
+    )
+  }
+  for (const p of pathParams) {
+    if (!(argName(spec, pathParams, p) in shapeOf(operation)) && !spec.prepare) {
+      throw new Error(`${operation.name}: path parameter {${p}} fills no argument`)
+    }
+  }
+  return { operation, spec }
+}
+
+/** The `{name}` parameters of an OpenAPI path, in order. */
+export function paramsOf(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)
+}
+
+/** The argument a path parameter fills: as the spec maps it, else `id` for the last one. */
+export function argName(spec: OperationRouteSpec, pathParams: readonly string[], param: string): string {
+  return spec.params?.[param] ?? (param === pathParams.at(-1) ? 'id' : param)
+}
+
+/** The argument shape of an operation, or `{}` when its schema is not an object. */
+export function shapeOf(operation: Operation): Record<string, unknown> {
+  return (operation.args as { shape?: Record<string, unknown> }).shape ?? {}
+}
+
+/** Whether the method carries a JSON body. */
+export function hasBody(spec: OperationRouteSpec): boolean {
+  return spec.method === 'post' || spec.method === 'patch' || spec.method === 'put'
+}
+
+/**
+ * Serves one bound operation: reads path, query and body into arguments (a body or query field
+ * the route does not take is refused by the operation's strict schema), authorizes before the
+ * body is parsed, runs it, and answers with its status. A write runs with its Idempotency-Key
+ * claim and stored answer in the one transaction of the write itself.
+ */
+export function operationHandler(store: Store, { operation, spec }: OperationRoute) {
+  const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
+  return async function operationHandler(c: Context<AppEnv>): Promise<Response> {
+    const params: Record<string, string> = {}
+    for (const p of pathParams) {
+      const value = c.req.param(p) ?? ''
+      if (RESERVED_PATH_WORDS.has(value)) {
+        return problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` })
+      }
+      params[p] = value
+    }
+    const ctx = operation.level === 'household' ? householdContext(c.var) : actorContext(c.var)
+    authorize(operation, ctx)
+    const rawBody = hasBody(spec) ? await c.req.text() : ''
+    const claim = idempotencyClaim(c, rawBody)
+    if (claim instanceof Response) return claim
+    const input: RouteInput = { params, query: queryOf(c, operation), body: parseBody(c, spec, rawBody) }
+    const prepared = spec.prepare?.(input) ?? { args: mergeInput(spec, pathParams, input) }
+    const present = prepared.present ?? spec.present ?? ((r: unknown) => r)
+    const answer = (result: unknown): StoredAnswer =>
+      spec.status === 204
+        ? { status: 204, contentType: null, body: null }
+        : { status: spec.status, contentType: 'application/json', body: JSON.stringify(present(result)) }
+
+    if (operation.kind === 'query') {
+      return respond(answer(await runQuery(store.db, operation, prepared.args, ctx)))
+    }
+    try {
+      const args = parseArgs(operation.args, prepared.args)
+      const outcome = await store.db.transaction().execute(async (tx) => {
+        if (claim) {
+          const decision = await claimIdempotencyKey(tx, claim)
+          if (decision.kind !== 'proceed') return decision
+        }
+        const { result } = await applyMutation(tx, operation, args, ctx)
+        const stored = answer(result)
+        if (claim) await storeIdempotentAnswer(tx, claim, stored)
+        return { kind: 'answer' as const, ...stored }
+      })
+      if (outcome.kind === 'mismatch') return keyReused(c)
+      return respond(outcome, outcome.kind === 'replay')
+    } catch (error) {
+      if (!(error instanceof EngineError) || !claim || error.status >= 500) throw error
+      // A refusal is an answer too: a retry with the same key gets it again rather than a rerun.
+      const refusal = engineProblem(c, error)
+      await storeIdempotentRefusal(store.db, claim, {
+        status: refusal.status,
+        contentType: refusal.headers.get('content-type'),
+        body: await refusal.clone().text(),
+      })
+      return refusal
+    }
+  }
+}
+
+function respond(answer: StoredAnswer, replayed = false): Response {
+  const headers: Record<string, string> = {}
+  if (answer.contentType) headers['content-type'] = answer.contentType
+  if (replayed) headers['idempotent-replayed'] = 'true'
+  return new Response(answer.body, { status: answer.status, headers })
+}
+
+function keyReused(c: Context<AppEnv>): Response {
+  return problem(c, 422, 'IDEMPOTENCY_KEY_REUSED', {
+    detail: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+  })
+}
+
+/** The caller's claim on the request's Idempotency-Key, if it sent one with a write. */
+function idempotencyClaim(c: Context<AppEnv>, rawBody: string): IdempotencyClaim | Response | null {
+  const key = c.req.header('idempotency-key')
+  if (key === undefined || c.req.method === 'GET' || c.req.method === 'DELETE') return null
+  if (key.length === 0 || key.length > 255) {
+    return problem(c, 400, 'INVALID_IDEMPOTENCY_KEY', {
+      detail: 'Idempotency-Key must be 1 to 255 characters.',
+    })
+  }
+  const fingerprint = createHash('sha256').update(`${c.req.method} ${c.req.path}\n${rawBody}`).digest('hex')
+  return { userId: c.get('caller').userId, key, fingerprint }
+}
+
+/** The query string as arguments: a key given twice becomes a list, when the argument is one. */
+function queryOf(c: Context<AppEnv>, operation: Operation): Record<string, string | string[]> {
+  const all = c.req.queries()
+  const shape = shapeOf(operation)
+  const out: Record<string, string | string[]> = {}
+  for (const [key, values] of Object.entries(all)) {
+    out[key] = values.length > 1 || isArraySchema(shape[key]) ? values : values[0]!
+  }
+  return out
+}
+
+function isArraySchema(schema: unknown): boolean {
+  let s = schema as { def?: { type?: string; innerType?: unknown; in?: unknown } } | undefined
+  for (let i = 0; s && i < 5; i++) {
+    if (s.def?.type === 'array') return true
+    s = (s.def?.innerType ?? s.def?.in) as typeof s
+  }
+  return false
+}
+
+/** Parses a write's body: JSON only, an object, required unless the route says otherwise. */
+function parseBody(c: Context<AppEnv>, spec: OperationRouteSpec, raw: string): unknown {
+  if (!hasBody(spec)) return {}
+  if (raw.trim() === '') {
+    if (spec.optionalBody) return {}
+    throw new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
+      errors: [{ path: '', message: 'A JSON object body is required.', code: 'required' }],
+    })
+  }
+  const type = c.req.header('content-type') ?? ''
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new EngineError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')
+  }
+  let body: unknown
+  try {
+    body = JSON.parse(raw)
+  } catch {
+    throw new EngineError(400, 'MALFORMED_JSON', 'The request body is not valid JSON.')
+  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
+      errors: [{ path: '', message: 'The body must be a JSON object.', code: 'invalid_type' }],
+    })
+  }
+  return body
+}
+
+/**
+ * Path, query and body merged into one argument object. A body or query field that the path
+ * already fills is refused, so `PATCH /tags/A` with `{"id":"B"}` cannot retarget the write.
+ */
+function mergeInput(spec: OperationRouteSpec, pathParams: readonly string[], input: RouteInput): unknown {
+  const fromPath = Object.fromEntries(pathParams.map((p) => [argName(spec, pathParams, p), input.params[p]]))
+  const given = { ...input.query, ...(input.body as Record<string, unknown>) }
+  const clash = Object.keys(given).filter((k) => k in fromPath)
+  if (clash.length > 0) {
+    throw new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
+      errors: clash.map((k) => ({
+        path: k,
+        message: 'Unknown field: the path sets it.',
+        code: 'unknown_field',
+      })),
+    })
+  }
+  const ids = Object.fromEntries(
+    (spec.clientIds ?? []).filter((k) => given[k] === undefined).map((k) => [k, ulid()]),
+  )
+  return { ...given, ...ids, ...fromPath }
+}
