@@ -1,3 +1,4 @@
+import type { EventData, EventType } from '../events/catalog.ts'
 import type { Role, Scope } from '../scopes.ts'
 
 /** Who is acting, with what rights, and when; every mutator and query receives it. */
@@ -25,5 +26,6 @@ export interface DomainEvent {
 
 /** What a mutator's body gets besides the transaction: the actor, plus a way to emit events. */
 export type MutationContext<C extends ActorContext = HouseholdContext> = C & {
-  emit(type: string, data: Record<string, unknown>): void
+  /** Queues an event of the catalog (`events/catalog.ts`); its payload is checked at compile time. */
+  emit<T extends EventType>(type: T, data: EventData<T>): void
 }

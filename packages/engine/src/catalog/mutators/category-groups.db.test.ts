@@ -50,7 +50,7 @@ describe('category groups', () => {
     const one = await runQuery(store.db, operations.categoryGroups.get, { id: bills }, ctx)
     expect(one.categories?.map((c) => c.name)).toEqual(['Rent'])
     expect(await eventTypes(store, ctx.householdId)).toEqual(
-      expect.arrayContaining(['category_group.created', 'category.created']),
+      expect.arrayContaining(['categoryGroup.created', 'category.created']),
     )
   })
 
@@ -173,7 +173,7 @@ describe('category groups', () => {
     const changes = await changesSince(store.db, ctx.householdId, (version ?? 1) - 1)
     expect(changes.map((c) => c.table).sort()).toEqual(['categories', 'category_groups', 'payees'])
     expect(await eventTypes(store, ctx.householdId)).toEqual(
-      expect.arrayContaining(['category.deleted', 'payee.updated', 'category_group.deleted']),
+      expect.arrayContaining(['category.deleted', 'payee.updated', 'categoryGroup.deleted']),
     )
     await expect(
       runMutation(store.db, operations.categoryGroups.delete, { id: group }, ctx),

@@ -43,7 +43,7 @@ export const createCategoryGroup = defineMutator({
       .returningAll()
       .executeTakeFirstOrThrow()
     const group = toCategoryGroup(row, [])
-    ctx.emit('category_group.created', { categoryGroup: group })
+    ctx.emit('categoryGroup.created', { categoryGroup: group })
     return group
   },
 })
@@ -78,7 +78,7 @@ export const updateCategoryGroup = defineMutator({
       .executeTakeFirstOrThrow()
     const categories = (await liveCategories(tx, ctx.householdId, [id])).map(toCategory)
     const group = toCategoryGroup(row, categories)
-    ctx.emit('category_group.updated', { categoryGroup: group, changes: Object.keys(patch) })
+    ctx.emit('categoryGroup.updated', { categoryGroup: group, changes: Object.keys(patch) })
     return group
   },
 })
@@ -103,7 +103,7 @@ export const deleteCategoryGroup = defineMutator({
       .where('household_id', '=', ctx.householdId)
       .where('id', '=', args.id)
       .execute()
-    ctx.emit('category_group.deleted', { id: args.id, categoryIds })
+    ctx.emit('categoryGroup.deleted', { id: args.id, categoryIds })
     return { id: args.id, categoryIds }
   },
 })

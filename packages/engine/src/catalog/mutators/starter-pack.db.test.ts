@@ -157,7 +157,7 @@ describe('catalog.seedStarterPack', () => {
       .where('household_id', '=', ctx.householdId)
       .execute()
     const types = rows.map((r) => String(r.payload.type))
-    expect(types.filter((t) => t === 'category_group.created')).toHaveLength(STARTER_PACK.length)
+    expect(types.filter((t) => t === 'categoryGroup.created')).toHaveLength(STARTER_PACK.length)
     expect(types.filter((t) => t === 'category.created')).toHaveLength(PACK_CATEGORIES)
   })
 

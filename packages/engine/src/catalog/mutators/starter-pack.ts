@@ -121,7 +121,7 @@ export const seedStarterPack = defineMutator({
       for (const g of newGroups) {
         const group = toCategoryGroup(byId.get(g.id) as CategoryGroupRow)
         result.created.groups.push(group)
-        ctx.emit('category_group.created', { categoryGroup: { ...group, categories: [] } })
+        ctx.emit('categoryGroup.created', { categoryGroup: { ...group, categories: [] } })
       }
     }
     if (newCategories.length > 0) {

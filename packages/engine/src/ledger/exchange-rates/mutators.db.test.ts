@@ -24,10 +24,10 @@ describe('exchange rates', () => {
     ).rejects.toMatchObject({ status: 404 })
     expect((await h.read(operations.exchangeRates.list, {})).items).toHaveLength(1)
     expect((await outboxEvents(h)).map((e) => e.type)).toEqual([
-      'exchange_rate.updated',
-      'exchange_rate.updated',
-      'exchange_rate.updated',
-      'exchange_rate.deleted',
+      'exchangeRate.updated',
+      'exchangeRate.updated',
+      'exchangeRate.updated',
+      'exchangeRate.deleted',
     ])
   })
 

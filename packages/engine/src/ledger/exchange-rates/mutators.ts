@@ -31,7 +31,7 @@ export const upsertExchangeRate = defineMutator({
       .returningAll()
       .executeTakeFirstOrThrow()
     const exchangeRate = toExchangeRate(row)
-    ctx.emit('exchange_rate.updated', { exchangeRate })
+    ctx.emit('exchangeRate.updated', { exchangeRate })
     return exchangeRate
   },
 })
@@ -51,7 +51,7 @@ export const deleteExchangeRate = defineMutator({
       .returningAll()
       .executeTakeFirst()
     if (!row) throw notFound('Exchange rate', id)
-    ctx.emit('exchange_rate.deleted', { fromCurrency: args.fromCurrency, toCurrency: args.toCurrency })
+    ctx.emit('exchangeRate.deleted', { fromCurrency: args.fromCurrency, toCurrency: args.toCurrency })
     return null
   },
 })

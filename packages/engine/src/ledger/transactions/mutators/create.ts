@@ -40,8 +40,8 @@ export const createTransaction = defineMutator({
     }
     const rows = await insertTransactions(tx, ctx.householdId, drafts)
     await markBankFed(tx, ctx.householdId, drafts, ctx.now)
-    const [transaction] = await hydrate(tx, ctx.householdId, rows)
+    const transaction = (await hydrate(tx, ctx.householdId, rows))[0]!
     ctx.emit('transaction.created', { transaction })
-    return transaction!
+    return transaction
   },
 })

@@ -44,7 +44,7 @@ export const removeTransactionTag = defineMutator({
     await requireReferences(tx, ctx.householdId, [{ table: 'tags', id: args.tagId, path: 'tagId' }])
     const removed = await removeLinks(tx, ctx.householdId, 'tags', [row.id], [args.tagId])
     if (removed > 0) {
-      const [transaction] = await hydrate(tx, ctx.householdId, [row])
+      const transaction = (await hydrate(tx, ctx.householdId, [row]))[0]!
       ctx.emit('transaction.updated', { transaction })
     }
     return null

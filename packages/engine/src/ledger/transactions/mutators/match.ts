@@ -59,9 +59,9 @@ export const matchTransaction = defineMutator({
       ])
     }
     const survivor = await foldBankRow(tx, ctx.householdId, hand, bank, ctx.now)
-    const [transaction] = await hydrate(tx, ctx.householdId, [survivor])
+    const transaction = (await hydrate(tx, ctx.householdId, [survivor]))[0]!
     ctx.emit('transaction.updated', { transaction, matchedTransactionId: bank.id })
-    return transaction!
+    return transaction
   },
 })
 
@@ -117,8 +117,8 @@ export const dismissMatch = defineMutator({
       possible_duplicate: false,
       updated_at: ctx.now,
     })
-    const [transaction] = await hydrate(tx, ctx.householdId, [after])
+    const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
     ctx.emit('transaction.updated', { transaction })
-    return transaction!
+    return transaction
   },
 })

@@ -40,9 +40,9 @@ export const suggestCategory = defineMutator({
       suggestion_reason: args.reason ?? null,
       updated_at: ctx.now,
     })
-    const [transaction] = await hydrate(tx, ctx.householdId, [after])
+    const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
     ctx.emit('transaction.updated', { transaction })
-    return transaction!
+    return transaction
   },
 })
 
@@ -75,9 +75,9 @@ export const acceptSuggestion = defineMutator({
       needs_review: false,
       updated_at: ctx.now,
     })
-    const [transaction] = await hydrate(tx, ctx.householdId, [after])
+    const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
     ctx.emit('transaction.updated', { transaction, acceptedSuggestion: true })
-    return transaction!
+    return transaction
   },
 })
 
@@ -95,8 +95,8 @@ export const rejectSuggestion = defineMutator({
       needs_review: false,
       updated_at: ctx.now,
     })
-    const [transaction] = await hydrate(tx, ctx.householdId, [after])
+    const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
     ctx.emit('transaction.updated', { transaction, rejectedSuggestion: true })
-    return transaction!
+    return transaction
   },
 })

@@ -69,10 +69,10 @@ export const createTransfer = defineMutator({
     ])
     for (const d of drafts) d.row.transfer_group_id = args.fromTransactionId
     const rows = await insertTransactions(tx, ctx.householdId, drafts)
-    const [fromLeg, toLeg] = await hydrate(tx, ctx.householdId, rows)
+    const [fromLeg, toLeg] = (await hydrate(tx, ctx.householdId, rows)) as [Transaction, Transaction]
     ctx.emit('transaction.created', { transaction: fromLeg })
     ctx.emit('transaction.created', { transaction: toLeg })
-    return { transferGroupId: args.fromTransactionId, from: fromLeg!, to: toLeg! }
+    return { transferGroupId: args.fromTransactionId, from: fromLeg, to: toLeg }
   },
 })
 
