@@ -68,13 +68,18 @@ export function syncRoutes(store: Store, hub: SyncHub) {
       const device = query.clientId
         ? await joinHousehold(store, c.var.caller, query.householdId, query.clientId)
         : null
-      const householdId =
-        device?.householdId ?? (await resolveHousehold(store, c.var.caller, query.householdId))
+      const member = device ?? (await resolveHousehold(store, c.var.caller, query.householdId))
+      const householdId = member.householdId
       const tables = new Map<string, TableRows['rows']>()
       const position = await readSnapshot(
         store.db,
         householdId,
-        { clientId: device?.clientId, scopes: c.var.caller.scopes },
+        {
+          clientId: device?.clientId,
+          scopes: c.var.caller.scopes,
+          userId: c.var.caller.userId,
+          role: member.role,
+        },
         (page) => {
           tables.set(page.table, [...(tables.get(page.table) ?? []), ...page.rows])
         },
@@ -92,9 +97,9 @@ export function syncRoutes(store: Store, hub: SyncHub) {
     })
 }
 
-/** Resolves `current` or an id to a household the caller belongs to; else 404. */
+/** Resolves `current` or an id to the caller's membership of that household; else 404. */
 async function resolveHousehold(store: Store, caller: AppEnv['Variables']['caller'], ref: string) {
   const membership = await resolveMembership(store.db, caller.userId, ref)
   if (!membership) throw notFound('Household', ref)
-  return membership.householdId
+  return membership
 }

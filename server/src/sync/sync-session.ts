@@ -6,7 +6,14 @@ import {
   type SyncMutation,
 } from '@hearth/contracts'
 import { EngineError, householdVersion, type Store } from '@hearth/engine'
-import { canReadTable, type HouseholdDelta, readDelta, readSnapshot, syncDb } from '@hearth/engine/sync'
+import {
+  type HouseholdDelta,
+  type ReaderOptions,
+  readableChanges,
+  readDelta,
+  readSnapshot,
+  syncDb,
+} from '@hearth/engine/sync'
 import type { Logger } from 'pino'
 import { authenticateToken, type Device, joinHousehold, refreshDevice } from './devices.ts'
 import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
@@ -97,7 +104,10 @@ export class SyncSession implements HubMember, PresenceMember {
       fromVersion: cursor,
       version: delta.version,
       lmid,
-      changes: delta.changes.filter((c) => c.version > cursor && canReadTable(c.table, device.scopes)),
+      changes: readableChanges(
+        delta.changes.filter((c) => c.version > cursor),
+        device,
+      ),
       more: false,
     })
     this.cursor = delta.version
@@ -261,7 +271,7 @@ export class SyncSession implements HubMember, PresenceMember {
       this.deps.store.db,
       device.householdId,
       from,
-      { clientId: device.clientId, scopes: device.scopes },
+      readerOf(device),
       (page) => {
         const idle = !page.more && page.version === from && page.lmid === this.sentLmid
         if (idle) return
@@ -278,7 +288,7 @@ export class SyncSession implements HubMember, PresenceMember {
     const position = await readSnapshot(
       this.deps.store.db,
       device.householdId,
-      { clientId: device.clientId, scopes: device.scopes },
+      readerOf(device),
       (page, at) =>
         this.send({ type: 'snapshot', version: at.version, lmid: at.lmid, tables: [page], more: true }),
     )
@@ -289,4 +299,9 @@ export class SyncSession implements HubMember, PresenceMember {
     // cursor, so the fan-out passed it by: look once more.
     await this.sendDelta()
   }
+}
+
+/** What the read policy judges a device by: its key's scopes, and its member for row rules. */
+function readerOf(device: Device): ReaderOptions {
+  return { clientId: device.clientId, scopes: device.scopes, userId: device.userId, role: device.role }
 }

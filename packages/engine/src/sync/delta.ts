@@ -1,8 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { RowChange } from '../changes/changes.ts'
 import type { Database } from '../database.ts'
-import type { Scope } from '../scopes.ts'
-import { canReadTable } from './synced-tables.ts'
+import { readableChanges, type SyncReader } from './read-policy.ts'
 import { syncDb } from './tables.ts'
 
 /** Where a device stands: the household version it has, and its last processed mutation. */
@@ -24,12 +23,13 @@ export interface DeltaOutcome extends SyncPosition {
   behind: boolean
 }
 
-/** What a read needs to know about the device it serves. */
-export interface ReaderOptions {
+/**
+ * What a read needs to know about the device it serves: rows the read policy does not give its
+ * scopes, or its member under a row rule, are left out.
+ */
+export interface ReaderOptions extends SyncReader {
   /** The device whose lmid the answer carries; none for an anonymous read. */
   clientId?: string
-  /** Rows of tables these scopes cannot read are left out. */
-  scopes: readonly Scope[]
   /** Largest number of row changes per page. */
   pageSize?: number
 }
@@ -66,7 +66,7 @@ export async function readDelta(
           fromVersion: from,
           version: Math.max(page.last, from),
           lmid: position.lmid,
-          changes: page.changes.filter((c) => canReadTable(c.table, options.scopes)),
+          changes: readableChanges(page.changes, options),
           more,
         })
         from = page.last

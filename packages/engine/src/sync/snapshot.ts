@@ -1,7 +1,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import { type ReaderOptions, readPosition, type SyncPosition } from './delta.ts'
-import { canReadTable, syncedTables } from './synced-tables.ts'
+import { canReadRow, canReadTable, readRule } from './read-policy.ts'
+import { syncedTables } from './synced-tables.ts'
 
 /** Full row images of one table, as a page of a snapshot. */
 export interface TableRows {
@@ -11,8 +12,10 @@ export interface TableRows {
 
 /**
  * Reads a household's replicated rows in one consistent snapshot (REPEATABLE READ) with the
- * version they are at and the device's lmid (given with every page), page by page, so a large household streams
- * instead of sitting whole in memory. Tables the scopes cannot read are left out.
+ * version they are at and the device's lmid (given with every page), page by page, so a large
+ * household streams instead of sitting whole in memory. Only what the read policy gives the
+ * reader is read: tables it names for the reader's scopes, and of a table with a row rule, the
+ * rows the rule lets the reader hold.
  */
 export async function readSnapshot(
   db: Kysely<Database>,
@@ -26,8 +29,13 @@ export async function readSnapshot(
     .execute(async (tx) => {
       const position = await readPosition(tx, householdId, options.clientId)
       for (const table of await syncedTables(tx)) {
-        if (!canReadTable(table, options.scopes)) continue
-        await readTable(tx, table, householdId, options.pageSize ?? 2000, (page) => onPage(page, position))
+        if (!canReadTable(table, options)) continue
+        const rule = readRule(table)
+        await readTable(tx, table, householdId, options.pageSize ?? 2000, async (page) => {
+          const rows =
+            rule && 'rowRule' in rule ? page.rows.filter((row) => canReadRow(table, row, options)) : page.rows
+          if (rows.length > 0) await onPage({ table, rows }, position)
+        })
       }
       return position
     })
