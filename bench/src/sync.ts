@@ -16,12 +16,12 @@ import { sql } from 'kysely'
 import { monotonicFactory, ulid } from 'ulidx'
 import WebSocket from 'ws'
 import { benchArgs, type StoreName, scratchPostgres } from './bench-store.ts'
+import { startServer } from './server-process.ts'
 
 /** Targets from the sync issue. */
 const TARGETS = { seenP50: 20, seenP99: 100, queue1000: 5000, bootstrap50k: 10_000, fanoutP99: 200 }
 const BOOTSTRAP_ROWS = 50_000
 const FANOUT_DEVICES = 50
-const serverMain = new URL('../../server/src/main.ts', import.meta.url).pathname
 const deviceMain = new URL('./sync-device.ts', import.meta.url).pathname
 
 interface Row {
@@ -245,24 +245,6 @@ async function seed(store: Store) {
     actor,
   )
   return { token: key.token, small, big }
-}
-
-/** Starts `npm start`'s entry in a child process on a free port. */
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
-    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString()
-      const match = /listening on (http:\/\/\S+)/.exec(text)
-      if (match) resolve(match[1]!)
-    })
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
-  })
-  return { child, url }
 }
 
 /** Resolves with the wall-clock time a tag shows up on `device`'s replica. */

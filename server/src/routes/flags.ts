@@ -1,92 +1,46 @@
 import { FlagListSchema, FlagSchema } from '@hearth/contracts'
-import {
-  CreateFlagArgsSchema,
-  operations,
-  runMutation,
-  runQuery,
-  type Store,
-  UpdateFlagArgsSchema,
-} from '@hearth/engine'
-import { OpenAPIHono } from '@hono/zod-openapi'
-import { ulid } from 'ulidx'
-import { type AppEnv, householdContext } from '../http/env.ts'
-import { apiRoute, ClientId, HouseholdParams, jsonBody, jsonResponse, z } from '../http/route.ts'
+import { operations } from '@hearth/engine'
+import { operationRoute } from '../http/operation-route.ts'
 
-// Flags have no scope of their own in the spec; they mark transactions, so they use its scopes.
+const tag = 'Flags'
+const flags = '/households/{householdId}/flags'
 
-const FlagParams = HouseholdParams.extend({ flagId: z.string() })
-const listFlags = apiRoute({
-  method: 'get',
-  path: '/households/{householdId}/flags',
-  tags: ['Flags'],
-  summary: 'List flags',
-  description: 'Every flag by position, then id. New households start with six default flags.',
-  scope: 'read:transactions',
-  request: { params: HouseholdParams },
-  responses: { 200: jsonResponse(FlagListSchema, 'The flags.') },
-})
-
-const createFlag = apiRoute({
-  method: 'post',
-  path: '/households/{householdId}/flags',
-  tags: ['Flags'],
-  summary: 'Create a flag',
-  description:
-    'Goes last unless `position` is given. Names are unique, ignoring case (409 `FLAG_NAME_TAKEN`).',
-  scope: 'write:transactions',
-  request: { params: HouseholdParams, body: jsonBody(CreateFlagArgsSchema.extend({ id: ClientId })) },
-  responses: { 201: jsonResponse(FlagSchema, 'The new flag.') },
-})
-
-const updateFlag = apiRoute({
-  method: 'patch',
-  path: '/households/{householdId}/flags/{flagId}',
-  tags: ['Flags'],
-  summary: 'Update a flag',
-  scope: 'write:transactions',
-  request: { params: FlagParams, body: jsonBody(UpdateFlagArgsSchema.omit({ id: true })) },
-  responses: { 200: jsonResponse(FlagSchema, 'The updated flag.') },
-})
-
-const deleteFlag = apiRoute({
-  method: 'delete',
-  path: '/households/{householdId}/flags/{flagId}',
-  tags: ['Flags'],
-  summary: 'Delete a flag',
-  description: 'Deletes the flag for good and removes it from every transaction it was on.',
-  scope: 'write:transactions',
-  request: { params: FlagParams },
-  responses: { 204: { description: 'Deleted.' } },
-})
-
-/** Flag CRUD, so clients can discover and manage the flag ids transactions carry. */
-export function flagRoutes(store: Store) {
-  return new OpenAPIHono<AppEnv>()
-    .openapi(listFlags, async (c) => {
-      return c.json(await runQuery(store.db, operations.flags.list, {}, householdContext(c.var)), 200)
-    })
-    .openapi(createFlag, async (c) => {
-      const body = c.req.valid('json')
-      const { result } = await runMutation(
-        store.db,
-        operations.flags.create,
-        { ...body, id: body.id ?? ulid() },
-        householdContext(c.var),
-      )
-      return c.json(result, 201)
-    })
-    .openapi(updateFlag, async (c) => {
-      const { result } = await runMutation(
-        store.db,
-        operations.flags.update,
-        { ...c.req.valid('json'), id: c.req.valid('param').flagId },
-        householdContext(c.var),
-      )
-      return c.json(result, 200)
-    })
-    .openapi(deleteFlag, async (c) => {
-      const id = c.req.valid('param').flagId
-      await runMutation(store.db, operations.flags.delete, { id }, householdContext(c.var))
-      return c.body(null, 204)
-    })
-}
+/** Flag CRUD. */
+export const flagRoutes = [
+  operationRoute(operations.flags.list, {
+    method: 'get',
+    path: flags,
+    status: 200,
+    tag,
+    response: FlagListSchema,
+    responseDescription: 'The flags.',
+    notes: 'Every flag by position, then id. New households start with six default flags.',
+  }),
+  operationRoute(operations.flags.create, {
+    method: 'post',
+    path: flags,
+    status: 201,
+    tag,
+    clientIds: ['id'],
+    response: FlagSchema,
+    responseDescription: 'The new flag.',
+    notes: 'Goes last unless `position` is given. Names are unique, ignoring case (409 `FLAG_NAME_TAKEN`).',
+    errors: { 409: ['FLAG_NAME_TAKEN', 'ID_ALREADY_EXISTS'] },
+  }),
+  operationRoute(operations.flags.update, {
+    method: 'patch',
+    path: `${flags}/{flagId}`,
+    status: 200,
+    tag,
+    response: FlagSchema,
+    responseDescription: 'The updated flag.',
+    errors: { 409: ['FLAG_NAME_TAKEN'] },
+  }),
+  operationRoute(operations.flags.delete, {
+    method: 'delete',
+    path: `${flags}/{flagId}`,
+    status: 204,
+    tag,
+    notes: 'Deletes the flag for good and removes it from every transaction it was on.',
+  }),
+]

@@ -1,130 +1,83 @@
 import { ApiKeyListSchema, CreateApiKeyBodySchema, CreatedApiKeySchema, UserSchema } from '@hearth/contracts'
-import {
-  operations,
-  PREFERENCES_MAX_BYTES,
-  runMutation,
-  runQuery,
-  type Store,
-  UpdateProfileArgsSchema,
-} from '@hearth/engine'
-import { OpenAPIHono } from '@hono/zod-openapi'
+import { operations, PREFERENCES_MAX_BYTES } from '@hearth/engine'
+import { z } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { mintApiKey } from '../auth/api-key-token.ts'
-import { type AppEnv, actorContext } from '../http/env.ts'
-import { apiRoute, jsonBody, jsonResponse, z } from '../http/route.ts'
+import { operationRoute } from '../http/operation-route.ts'
 
 const PreferencesBodySchema = z
   .record(z.string(), z.unknown())
   .meta({ id: 'Preferences', description: `Any JSON object up to ${PREFERENCES_MAX_BYTES} bytes.` })
 
-const getMe = apiRoute({
-  method: 'get',
-  path: '/users/me',
-  tags: ['Users'],
-  summary: 'Get your profile',
-  scope: 'read:profile',
-  responses: { 200: jsonResponse(UserSchema, 'Your profile.') },
-})
-
-const updateMe = apiRoute({
-  method: 'patch',
-  path: '/users/me',
-  tags: ['Users'],
-  summary: 'Update your profile',
-  scope: 'write:profile',
-  request: { body: jsonBody(UpdateProfileArgsSchema) },
-  responses: { 200: jsonResponse(UserSchema, 'Your updated profile.') },
-})
-
-const replacePreferences = apiRoute({
-  method: 'patch',
-  path: '/users/me/preferences',
-  tags: ['Users'],
-  summary: 'Replace your preferences',
-  description: `The body replaces the whole preferences object. It must be a JSON object of at most ${PREFERENCES_MAX_BYTES} bytes.`,
-  scope: 'write:profile',
-  request: { body: jsonBody(PreferencesBodySchema) },
-  responses: { 200: jsonResponse(UserSchema, 'Your profile with the new preferences.') },
-})
-
-const listKeys = apiRoute({
-  method: 'get',
-  path: '/users/me/api-keys',
-  tags: ['API keys'],
-  summary: 'List your API keys',
-  description: 'Newest first, revoked keys included. Secrets are never shown.',
-  scope: 'read:profile',
-  responses: { 200: jsonResponse(ApiKeyListSchema, 'Your keys.') },
-})
-
-const createKey = apiRoute({
-  method: 'post',
-  path: '/users/me/api-keys',
-  tags: ['API keys'],
-  summary: 'Create an API key',
-  description: "The scopes must be a subset of the calling key's. The secret is in `key`, shown once.",
-  scope: 'write:profile',
-  request: { body: jsonBody(CreateApiKeyBodySchema) },
-  responses: { 201: jsonResponse(CreatedApiKeySchema, 'The new key, with its secret.') },
-})
-
-const revokeKey = apiRoute({
-  method: 'delete',
-  path: '/users/me/api-keys/{id}',
-  tags: ['API keys'],
-  summary: 'Revoke an API key',
-  description: 'Takes effect at once; revoking a revoked key again is harmless.',
-  scope: 'write:profile',
-  request: { params: z.object({ id: z.string() }) },
-  responses: { 204: { description: 'Revoked.' } },
-})
-
 /** The caller's own profile, preferences and API keys. */
-export function userRoutes(store: Store) {
-  return new OpenAPIHono<AppEnv>()
-    .openapi(getMe, async (c) =>
-      c.json(await runQuery(store.db, operations.profile.get, {}, actorContext(c.var)), 200),
-    )
-    .openapi(updateMe, async (c) => {
-      const { result } = await runMutation(
-        store.db,
-        operations.profile.update,
-        c.req.valid('json'),
-        actorContext(c.var),
-      )
-      return c.json(result, 200)
-    })
-    .openapi(replacePreferences, async (c) => {
-      const { result } = await runMutation(
-        store.db,
-        operations.profile.replacePreferences,
-        { preferences: c.req.valid('json') },
-        actorContext(c.var),
-      )
-      return c.json(result, 200)
-    })
-    .openapi(listKeys, async (c) => {
-      const items = await runQuery(store.db, operations.apiKeys.list, {}, actorContext(c.var))
-      return c.json({ items }, 200)
-    })
-    .openapi(createKey, async (c) => {
-      const body = c.req.valid('json')
+export const userRoutes = [
+  operationRoute(operations.profile.get, {
+    method: 'get',
+    path: '/users/me',
+    status: 200,
+    tag: 'Users',
+    summary: 'Get your profile',
+    response: UserSchema,
+    responseDescription: 'Your profile.',
+  }),
+  operationRoute(operations.profile.update, {
+    method: 'patch',
+    path: '/users/me',
+    status: 200,
+    tag: 'Users',
+    summary: 'Update your profile',
+    response: UserSchema,
+    responseDescription: 'Your updated profile.',
+  }),
+  operationRoute(operations.profile.replacePreferences, {
+    method: 'patch',
+    path: '/users/me/preferences',
+    status: 200,
+    tag: 'Users',
+    summary: 'Replace your preferences',
+    input: PreferencesBodySchema,
+    response: UserSchema,
+    responseDescription: 'Your profile with the new preferences.',
+    notes: `The body replaces the whole preferences object. It must be a JSON object of at most ${PREFERENCES_MAX_BYTES} bytes; an empty body is refused (send \`{}\` to clear them).`,
+    prepare: ({ body }) => ({ args: { preferences: body } }),
+  }),
+  operationRoute(operations.apiKeys.list, {
+    method: 'get',
+    path: '/users/me/api-keys',
+    status: 200,
+    tag: 'API keys',
+    summary: 'List your API keys',
+    response: ApiKeyListSchema,
+    responseDescription: 'Your keys.',
+    notes: 'Newest first, revoked keys included. Secrets are never shown.',
+    present: (items) => ({ items }),
+  }),
+  operationRoute(operations.apiKeys.create, {
+    method: 'post',
+    path: '/users/me/api-keys',
+    status: 201,
+    tag: 'API keys',
+    summary: 'Create an API key',
+    input: CreateApiKeyBodySchema,
+    response: CreatedApiKeySchema,
+    responseDescription: 'The new key, with its secret.',
+    notes: "The scopes must be a subset of the calling key's. The secret is in `key`, shown once.",
+    prepare({ body }) {
+      // The secret is minted here and only its hash reaches the operation and the database.
       const minted = mintApiKey()
-      const { result } = await runMutation(
-        store.db,
-        operations.apiKeys.create,
-        { id: ulid(), name: body.name, scopes: body.scopes, keyHash: minted.hash, prefix: minted.prefix },
-        actorContext(c.var),
-      )
-      return c.json({ ...result, key: minted.token }, 201)
-    })
-    .openapi(revokeKey, async (c) => {
-      await runMutation(
-        store.db,
-        operations.apiKeys.revoke,
-        { id: c.req.valid('param').id },
-        actorContext(c.var),
-      )
-      return c.body(null, 204)
-    })
-}
+      const { name, scopes, ...rest } = body as Record<string, unknown>
+      return {
+        args: { ...rest, id: ulid(), name, scopes, keyHash: minted.hash, prefix: minted.prefix },
+        present: (result) => ({ ...(result as object), key: minted.token }),
+      }
+    },
+  }),
+  operationRoute(operations.apiKeys.revoke, {
+    method: 'delete',
+    path: '/users/me/api-keys/{id}',
+    status: 204,
+    tag: 'API keys',
+    summary: 'Revoke an API key',
+    notes: 'Takes effect at once; revoking a revoked key again is harmless.',
+  }),
+]

@@ -1,0 +1,31 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+
+const serverMain = new URL('../../server/src/main.ts', import.meta.url).pathname
+
+/** Starts `npm start`'s entry in a child process on a free port, as production runs it. */
+export async function startServer(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
+    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = ''
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+      const match = /listening on (http:\/\/\S+)/.exec(text)
+      if (match) resolve(match[1]!)
+    })
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
+  })
+  return { child, url }
+}
+
+/** Stops a server child and waits for it to be gone. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
