@@ -1,13 +1,15 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
+import { tryLock, unlock } from 'fs-native-extensions'
 
 /** Thrown when another live process holds the data folder. */
 export class DataDirLockedError extends Error {
-  readonly pid: number
-  constructor(dir: string, pid: number) {
+  /** The holder's pid as it wrote it into the lock file, for the message only; null if unreadable. */
+  readonly pid: number | null
+  constructor(dir: string, pid: number | null) {
     super(
-      `The data folder ${dir} is in use by another Hearth process (pid ${pid}). ` +
-        'Stop that process, or point HEARTH_DATA_DIR at another folder.',
+      `The data folder ${dir} is in use by another Hearth process${pid === null ? '' : ` (pid ${pid})`}. ` +
+        'Stop that process, or give this one another folder (HEARTH_DATA_DIR for a server, `store` for a device).',
     )
     this.name = 'DataDirLockedError'
     this.pid = pid
@@ -17,29 +19,40 @@ export class DataDirLockedError extends Error {
 const LOCK_FILE = 'hearth.lock'
 
 /**
- * Takes an exclusive, pid-stamped lock on a data folder. PGlite has no guard of its own,
- * and two processes on one folder corrupt it. A lock left by a dead process is taken over.
- * Returns the release function.
+ * Takes an exclusive operating-system lock on a data folder (an open-file-description `fcntl`
+ * lock on Linux, `flock` on macOS, `LockFileEx` on Windows), held through an open file for as
+ * long as the store is open. PGlite has no guard of its own, and two writers on one folder
+ * corrupt it. The kernel drops the lock when the holder's file is closed, which happens when
+ * its process dies however it dies, so no pid is trusted: a killed device restarts at once on
+ * its folder, and a live holder is never taken over, whatever pid namespace it runs in. A second
+ * lock in the same process is refused too. Returns the release function.
  */
 export function lockDataDir(dir: string): () => void {
   mkdirSync(dir, { recursive: true })
   const path = join(dir, LOCK_FILE)
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = openSync(path, 'wx')
-      writeSync(fd, String(process.pid))
-      closeSync(fd)
-      return () => rmSync(path, { force: true })
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const holder = readHolder(path)
-      if (holder !== null && holder !== process.pid && isAlive(holder))
-        throw new DataDirLockedError(dir, holder)
-      if (holder === process.pid) throw new DataDirLockedError(dir, holder)
-      rmSync(path, { force: true })
-    }
+  const fd = openSync(path, 'a+')
+  let granted = false
+  try {
+    granted = tryLock(fd)
+  } catch (error) {
+    closeSync(fd)
+    throw error
   }
-  throw new Error(`Could not take the lock on ${dir}`)
+  if (!granted) {
+    closeSync(fd)
+    throw new DataDirLockedError(dir, readHolder(path))
+  }
+  // The pid is only for the message a second process shows; the lock is the open file.
+  ftruncateSync(fd, 0)
+  writeSync(fd, String(process.pid))
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    // The file stays: removing it would let a newcomer lock a fresh file beside a waiting opener.
+    unlock(fd)
+    closeSync(fd)
+  }
 }
 
 function readHolder(path: string): number | null {
@@ -48,14 +61,5 @@ function readHolder(path: string): number | null {
     return Number.isInteger(pid) && pid > 0 ? pid : null
   } catch {
     return null
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
