@@ -1,4 +1,5 @@
 import { catalogOperations } from './catalog/operations.ts'
+import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
 import { createRegistry } from './mutator/registry.ts'
@@ -8,7 +9,11 @@ import { createRegistry } from './mutator/registry.ts'
  * `operations.byName`. The SDK, the sync wire, REST routes, rejections, OpenAPI operationIds
  * and AI tools all use these names.
  */
-export const operations = createRegistry(identityOperations, catalogOperations, ledgerOperations)
+export const operations = createRegistry(
+  identityOperations(engineHooks),
+  catalogOperations,
+  ledgerOperations(engineHooks),
+)
 
 /** The registry's shape. */
 export type Operations = typeof operations

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely'
 import type { Database } from '../database.ts'
+import type { HouseholdSeeder } from '../identity/household-seeders.ts'
 import { DEFAULT_FLAGS, deriveUlid, type Flag, toFlag } from './model.ts'
 
 /**
@@ -33,4 +34,12 @@ export async function seedDefaultFlags(
     .returningAll()
     .execute()
   return rows.sort((a, b) => a.position - b.position).map(toFlag)
+}
+
+/** Seeds the default flags on every new household, with ids derived from the household id. */
+export const defaultFlagsSeeder: HouseholdSeeder = {
+  name: 'catalog.defaultFlags',
+  async seed(tx, household, ctx) {
+    await seedDefaultFlags(tx, household.id, ctx.now)
+  },
 }

@@ -1,4 +1,5 @@
 export * from './access.ts'
+export type * from './household-seeders.ts'
 export * from './model.ts'
 export * from './schema.ts'
 export type * from './tables.ts'

@@ -1,6 +1,6 @@
-import { seedDefaultFlags } from '../catalog/seed-default-flags.ts'
 import { conflict, EngineError, notFound } from '../errors.ts'
 import { defineMutator, defineUserMutator } from '../mutator/define.ts'
+import type { IdentityHooks } from './household-seeders.ts'
 import { toApiKey, toHousehold, toUser } from './model.ts'
 import {
   AddMemberArgsSchema,
@@ -45,45 +45,51 @@ export const createUser = defineUserMutator({
   },
 })
 
-/** Creates a household with the acting user as its owner, and makes it their default if they have none. */
-export const createHousehold = defineMutator({
-  audience: 'server',
-  description:
-    'Creates a household with the acting user as its owner, and makes it their default if they have none.',
-  scope: null,
-  args: CreateHouseholdArgsSchema,
-  async run(tx, args, ctx) {
-    if (args.id !== ctx.householdId) {
-      throw new EngineError(400, 'HOUSEHOLD_MISMATCH', 'The household id must match the context household.')
-    }
-    const row = await tx
-      .insertInto('households')
-      .values({
-        id: args.id,
-        name: args.name,
-        base_currency: args.baseCurrency,
-        time_zone: args.timeZone,
-        data_language: args.dataLanguage,
-        created_at: ctx.now,
-        updated_at: ctx.now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow()
-    await tx
-      .insertInto('memberships')
-      .values({ household_id: args.id, user_id: ctx.userId, role: 'owner', created_at: ctx.now })
-      .execute()
-    await tx
-      .updateTable('users')
-      .set({ default_household_id: args.id })
-      .where('id', '=', ctx.userId)
-      .where('default_household_id', 'is', null)
-      .execute()
-    await seedDefaultFlags(tx, args.id, ctx.now)
-    ctx.emit('household.created', { householdId: args.id })
-    return toHousehold(row)
-  },
-})
+/**
+ * Creates a household with the acting user as its owner, and makes it their default if they have
+ * none; then the seeders other domains registered fill it, in the same transaction.
+ */
+export function defineCreateHousehold(hooks: IdentityHooks) {
+  return defineMutator({
+    audience: 'server',
+    description:
+      'Creates a household with the acting user as its owner, and makes it their default if they have none.',
+    scope: null,
+    args: CreateHouseholdArgsSchema,
+    async run(tx, args, ctx) {
+      if (args.id !== ctx.householdId) {
+        throw new EngineError(400, 'HOUSEHOLD_MISMATCH', 'The household id must match the context household.')
+      }
+      const row = await tx
+        .insertInto('households')
+        .values({
+          id: args.id,
+          name: args.name,
+          base_currency: args.baseCurrency,
+          time_zone: args.timeZone,
+          data_language: args.dataLanguage,
+          created_at: ctx.now,
+          updated_at: ctx.now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+      await tx
+        .insertInto('memberships')
+        .values({ household_id: args.id, user_id: ctx.userId, role: 'owner', created_at: ctx.now })
+        .execute()
+      await tx
+        .updateTable('users')
+        .set({ default_household_id: args.id })
+        .where('id', '=', ctx.userId)
+        .where('default_household_id', 'is', null)
+        .execute()
+      const household = toHousehold(row)
+      for (const seeder of hooks.householdSeeders) await seeder.seed(tx, household, ctx)
+      ctx.emit('household.created', { householdId: args.id })
+      return household
+    },
+  })
+}
 
 /** Renames or re-settles a household; owners only. */
 export const updateHousehold = defineMutator({

@@ -11,58 +11,65 @@ import { deleteExchangeRate, upsertExchangeRate } from './exchange-rates/mutator
 import { listExchangeRates } from './exchange-rates/queries.ts'
 import { matchCandidates, transferCandidates } from './transactions/candidates.ts'
 import { listTransactions } from './transactions/list.ts'
-import { bulkCreateTransactions } from './transactions/mutators/bulk-create.ts'
+import { defineBulkCreateTransactions } from './transactions/mutators/bulk-create.ts'
 import { bulkUpdateTransactions } from './transactions/mutators/bulk-update.ts'
-import { createTransaction } from './transactions/mutators/create.ts'
+import { defineCreateTransaction } from './transactions/mutators/create.ts'
 import { deleteTransaction, removeTransactionTag } from './transactions/mutators/delete.ts'
 import { dismissMatch, matchTransaction, unmatchTransaction } from './transactions/mutators/match.ts'
 import { acceptSuggestion, rejectSuggestion, suggestCategory } from './transactions/mutators/suggestion.ts'
 import { createTransfer, linkTransfer, unlinkTransfer } from './transactions/mutators/transfer.ts'
-import { updateTransaction } from './transactions/mutators/update.ts'
+import { defineUpdateTransaction } from './transactions/mutators/update.ts'
+import type { LedgerHooks } from './transactions/pipeline.ts'
 import { getTransaction } from './transactions/queries.ts'
 import { dailySummary, stalePendingCount } from './transactions/summary.ts'
 
-/** The ledger domain's operations by noun and verb; the registry names each after its path. */
-export const ledgerOperations = {
-  accounts: {
-    balanceHistory: accountBalanceHistory,
-    close: closeAccount,
-    convert: convertAccount,
-    create: createAccount,
-    delete: deleteAccount,
-    get: getAccount,
-    list: listAccounts,
-    reconcile: reconcileAccount,
-    reopen: reopenAccount,
-    reorder: reorderAccounts,
-    update: updateAccount,
-  },
-  exchangeRates: {
-    delete: deleteExchangeRate,
-    list: listExchangeRates,
-    upsert: upsertExchangeRate,
-  },
-  transactions: {
-    acceptSuggestion: acceptSuggestion,
-    bulkCreate: bulkCreateTransactions,
-    bulkUpdate: bulkUpdateTransactions,
-    create: createTransaction,
-    dailySummary: dailySummary,
-    delete: deleteTransaction,
-    dismissMatch: dismissMatch,
-    get: getTransaction,
-    linkTransfer: linkTransfer,
-    list: listTransactions,
-    match: matchTransaction,
-    matchCandidates: matchCandidates,
-    rejectSuggestion: rejectSuggestion,
-    removeTag: removeTransactionTag,
-    stalePendingCount: stalePendingCount,
-    suggestCategory: suggestCategory,
-    transfer: createTransfer,
-    transferCandidates: transferCandidates,
-    unlinkTransfer: unlinkTransfer,
-    unmatch: unmatchTransaction,
-    update: updateTransaction,
-  },
+/**
+ * The ledger domain's operations by noun and verb; the registry names each after its path.
+ * `hooks` carries what other domains plug in (the transaction pipeline), so the ledger imports
+ * none of them.
+ */
+export function ledgerOperations(hooks: LedgerHooks) {
+  return {
+    accounts: {
+      balanceHistory: accountBalanceHistory,
+      close: closeAccount,
+      convert: convertAccount,
+      create: createAccount,
+      delete: deleteAccount,
+      get: getAccount,
+      list: listAccounts,
+      reconcile: reconcileAccount,
+      reopen: reopenAccount,
+      reorder: reorderAccounts,
+      update: updateAccount,
+    },
+    exchangeRates: {
+      delete: deleteExchangeRate,
+      list: listExchangeRates,
+      upsert: upsertExchangeRate,
+    },
+    transactions: {
+      acceptSuggestion: acceptSuggestion,
+      bulkCreate: defineBulkCreateTransactions(hooks),
+      bulkUpdate: bulkUpdateTransactions,
+      create: defineCreateTransaction(hooks),
+      dailySummary: dailySummary,
+      delete: deleteTransaction,
+      dismissMatch: dismissMatch,
+      get: getTransaction,
+      linkTransfer: linkTransfer,
+      list: listTransactions,
+      match: matchTransaction,
+      matchCandidates: matchCandidates,
+      rejectSuggestion: rejectSuggestion,
+      removeTag: removeTransactionTag,
+      stalePendingCount: stalePendingCount,
+      suggestCategory: suggestCategory,
+      transfer: createTransfer,
+      transferCandidates: transferCandidates,
+      unlinkTransfer: unlinkTransfer,
+      unmatch: unmatchTransaction,
+      update: defineUpdateTransaction(hooks),
+    },
+  }
 }

@@ -4,6 +4,7 @@ import { defineMutator } from '../../../mutator/define.ts'
 import { buildDrafts, type LocatedInput, markBankFed } from '../drafts.ts'
 import { autoMatch } from '../matching.ts'
 import type { Transaction } from '../model.ts'
+import { type LedgerHooks, runDrafted, runWritten } from '../pipeline.ts'
 import { BulkCreateTransactionsArgsSchema, type TransactionInput } from '../schema.ts'
 import { hydrate, insertTransactions } from '../writes.ts'
 
@@ -23,59 +24,65 @@ export interface BulkCreateResult {
 /**
  * Creates up to 500 rows atomically; any bad row rejects the request and the error names its
  * index. A row whose importedId its account already holds (live or deleted) is skipped, so
- * re-running an import never duplicates; imported rows then meet their hand-entered twins.
+ * re-running an import never duplicates; imported rows then meet their hand-entered twins. The
+ * transaction pipeline's steps see the new rows drafted, then every row created or matched.
  */
-export const bulkCreateTransactions = defineMutator({
-  audience: 'device',
-  description: 'Creates up to 500 rows atomically.',
-  scope: 'write:transactions',
-  args: BulkCreateTransactionsArgsSchema,
-  async run(tx, args, ctx): Promise<BulkCreateResult> {
-    const skipped = await findKnownImports(tx, ctx.householdId, args.transactions)
-    const items: LocatedInput[] = []
-    args.transactions.forEach((input, index) => {
-      if (!skipped.has(index)) items.push({ input, at: { prefix: `transactions.${index}.`, index } })
-    })
-    const { drafts } = await buildDrafts(tx, ctx, items)
-    const rows = await insertTransactions(tx, ctx.householdId, drafts)
-    await markBankFed(tx, ctx.householdId, drafts, ctx.now)
-    const { matched, flagged } = await autoMatch(
-      tx,
-      ctx.householdId,
-      rows.filter((r) => r.source === 'imported'),
-      ctx.now,
-    )
-    const indexOf = new Map(items.map((item) => [item.input.id, item.at.index!]))
-    const folded = new Set(matched.map((m) => m.bank.id))
-    const latest = new Map([...rows, ...flagged].map((r) => [r.id, r]))
-    const visible = await hydrate(
-      tx,
-      ctx.householdId,
-      rows.filter((r) => !folded.has(r.id)).map((r) => latest.get(r.id)!),
-    )
-    for (const transaction of visible) ctx.emit('transaction.created', { transaction })
-    const survivors = await hydrate(
-      tx,
-      ctx.householdId,
-      matched.map((m) => m.survivor),
-    )
-    for (const transaction of survivors) {
-      ctx.emit('transaction.updated', { transaction, matchedTransactionId: transaction.matchedTransactionId })
-    }
-    return {
-      items: visible,
-      createdCount: rows.length,
-      skippedCount: skipped.size,
-      matchedCount: matched.length,
-      skipped: [...skipped].map(([index, importedId]) => ({ index, importedId })),
-      matched: matched.map((m) => ({
-        index: indexOf.get(m.bank.id)!,
-        transactionId: m.bank.id,
-        matchedTransactionId: m.survivor.id,
-      })),
-    }
-  },
-})
+export function defineBulkCreateTransactions(hooks: LedgerHooks) {
+  return defineMutator({
+    audience: 'device',
+    description: 'Creates up to 500 rows atomically.',
+    scope: 'write:transactions',
+    args: BulkCreateTransactionsArgsSchema,
+    async run(tx, args, ctx): Promise<BulkCreateResult> {
+      const skipped = await findKnownImports(tx, ctx.householdId, args.transactions)
+      const items: LocatedInput[] = []
+      args.transactions.forEach((input, index) => {
+        if (!skipped.has(index)) items.push({ input, at: { prefix: `transactions.${index}.`, index } })
+      })
+      const { drafts } = await buildDrafts(tx, ctx, items)
+      await runDrafted(hooks, tx, drafts, ctx, 'bulkCreate')
+      const rows = await insertTransactions(tx, ctx.householdId, drafts)
+      await markBankFed(tx, ctx.householdId, drafts, ctx.now)
+      const { matched, flagged } = await autoMatch(
+        tx,
+        ctx.householdId,
+        rows.filter((r) => r.source === 'imported'),
+        ctx.now,
+      )
+      const indexOf = new Map(items.map((item) => [item.input.id, item.at.index!]))
+      const folded = new Set(matched.map((m) => m.bank.id))
+      const latest = new Map([...rows, ...flagged].map((r) => [r.id, r]))
+      const created = rows.filter((r) => !folded.has(r.id)).map((r) => latest.get(r.id)!)
+      const touched = new Map([...created, ...matched.map((m) => m.survivor)].map((r) => [r.id, r]))
+      await runWritten(hooks, tx, [...touched.values()], ctx, 'bulkCreate')
+      const visible = await hydrate(tx, ctx.householdId, created)
+      for (const transaction of visible) ctx.emit('transaction.created', { transaction })
+      const survivors = await hydrate(
+        tx,
+        ctx.householdId,
+        matched.map((m) => m.survivor),
+      )
+      for (const transaction of survivors) {
+        ctx.emit('transaction.updated', {
+          transaction,
+          matchedTransactionId: transaction.matchedTransactionId,
+        })
+      }
+      return {
+        items: visible,
+        createdCount: rows.length,
+        skippedCount: skipped.size,
+        matchedCount: matched.length,
+        skipped: [...skipped].map(([index, importedId]) => ({ index, importedId })),
+        matched: matched.map((m) => ({
+          index: indexOf.get(m.bank.id)!,
+          transactionId: m.bank.id,
+          matchedTransactionId: m.survivor.id,
+        })),
+      }
+    },
+  })
+}
 
 /** Indexes of rows whose (account, importedId) already exists, deleted rows included, or repeats earlier in the request. */
 async function findKnownImports(

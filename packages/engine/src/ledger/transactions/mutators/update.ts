@@ -5,6 +5,7 @@ import type { SplitRow, TransactionRow } from '../../tables.ts'
 import { PayeeResolver } from '../drafts.ts'
 import { checkSplits, SINGLE, splitSumMismatch, transactionReconciled } from '../errors.ts'
 import type { Transaction } from '../model.ts'
+import { type LedgerHooks, runWritten } from '../pipeline.ts'
 import { type SplitInput, type UpdateTransactionArgs, UpdateTransactionArgsSchema } from '../schema.ts'
 import { findCounterpart } from '../transfer-legs.ts'
 import {
@@ -21,81 +22,86 @@ import {
 /**
  * Updates one row. A reconciled row keeps its amount, date, account and splits unless the
  * same request sets its status back to cleared; splits, tagIds and flagIds replace whole; the
- * other leg of a transfer follows an amount change with the opposite sign.
+ * other leg of a transfer follows an amount change with the opposite sign. The transaction
+ * pipeline's steps see the changed rows once written.
  */
-export const updateTransaction = defineMutator({
-  audience: 'device',
-  description: 'Updates one row.',
-  scope: 'write:transactions',
-  args: UpdateTransactionArgsSchema,
-  async run(tx, args, ctx): Promise<Transaction> {
-    const householdId = ctx.householdId
-    const before = await requireTransaction(tx, householdId, args.id)
-    const details = (await loadDetails(tx, householdId, [before.id])).get(before.id)!
-    checkStatusChange(before, args)
+export function defineUpdateTransaction(hooks: LedgerHooks) {
+  return defineMutator({
+    audience: 'device',
+    description: 'Updates one row.',
+    scope: 'write:transactions',
+    args: UpdateTransactionArgsSchema,
+    async run(tx, args, ctx): Promise<Transaction> {
+      const householdId = ctx.householdId
+      const before = await requireTransaction(tx, householdId, args.id)
+      const details = (await loadDetails(tx, householdId, [before.id])).get(before.id)!
+      checkStatusChange(before, args)
 
-    const amount = args.amountCents ?? before.amount_cents
-    const accountId = args.accountId ?? before.account_id
-    const splits: SplitDraft[] = args.splits
-      ? args.splits.map(splitDraft)
-      : details.splits.map(splitDraftOfRow)
-    const splitsChanged = args.splits !== undefined && !sameSplits(details.splits, args.splits)
-    if (before.status === 'reconciled' && args.status !== 'cleared') {
-      if (amount !== before.amount_cents) throw transactionReconciled(before.id, 'given a new amount')
-      if (args.date !== undefined && args.date !== before.date)
-        throw transactionReconciled(before.id, 'moved to another date')
-      if (accountId !== before.account_id) throw transactionReconciled(before.id, 'moved to another account')
-      if (splitsChanged) throw transactionReconciled(before.id, 'split differently')
-    }
+      const amount = args.amountCents ?? before.amount_cents
+      const accountId = args.accountId ?? before.account_id
+      const splits: SplitDraft[] = args.splits
+        ? args.splits.map(splitDraft)
+        : details.splits.map(splitDraftOfRow)
+      const splitsChanged = args.splits !== undefined && !sameSplits(details.splits, args.splits)
+      if (before.status === 'reconciled' && args.status !== 'cleared') {
+        if (amount !== before.amount_cents) throw transactionReconciled(before.id, 'given a new amount')
+        if (args.date !== undefined && args.date !== before.date)
+          throw transactionReconciled(before.id, 'moved to another date')
+        if (accountId !== before.account_id)
+          throw transactionReconciled(before.id, 'moved to another account')
+        if (splitsChanged) throw transactionReconciled(before.id, 'split differently')
+      }
 
-    // Supplying splits without a category drops the parent's own category.
-    const categoryId =
-      args.categoryId !== undefined ? args.categoryId : args.splits?.length ? null : before.category_id
-    checkSplits(SINGLE, amount, categoryId, splits)
+      // Supplying splits without a category drops the parent's own category.
+      const categoryId =
+        args.categoryId !== undefined ? args.categoryId : args.splits?.length ? null : before.category_id
+      checkSplits(SINGLE, amount, categoryId, splits)
 
-    const accounts = await requireReferences(tx, householdId, referencesOf(args))
-    if (accountId !== before.account_id) {
-      requireOpenAccount(accounts.get(accountId)!)
-      await checkImportedIdFree(tx, householdId, before, accountId)
-    }
-    const counterpart = await findCounterpart(tx, householdId, before)
-    if (counterpart) await checkCounterpart(tx, householdId, before, counterpart, amount, accountId)
+      const accounts = await requireReferences(tx, householdId, referencesOf(args))
+      if (accountId !== before.account_id) {
+        requireOpenAccount(accounts.get(accountId)!)
+        await checkImportedIdFree(tx, householdId, before, accountId)
+      }
+      const counterpart = await findCounterpart(tx, householdId, before)
+      if (counterpart) await checkCounterpart(tx, householdId, before, counterpart, amount, accountId)
 
-    const payeeId =
-      args.payeeName !== undefined
-        ? await new PayeeResolver(tx, ctx).resolve(args.payeeName, before.id)
-        : args.payeeId !== undefined
-          ? args.payeeId
-          : before.payee_id
-    // Choosing a category is the category decision: suggestion and review flag go.
-    const decided = Boolean(args.categoryId) || Boolean(args.splits?.length)
-    const set: TransactionUpdate = {
-      account_id: accountId,
-      date: args.date ?? before.date,
-      amount_cents: amount,
-      payee_id: payeeId,
-      category_id: categoryId,
-      ...(args.memo !== undefined && { memo: args.memo }),
-      ...(args.status !== undefined && { status: args.status }),
-      ...(decided && { suggested_category_id: null, suggestion_confidence: null, suggestion_reason: null }),
-      needs_review: args.needsReview ?? (decided ? false : before.needs_review),
-      updated_at: ctx.now,
-    }
-    const after = await writeRow(tx, householdId, before, set)
-    if (args.splits !== undefined) await replaceSplits(tx, householdId, before.id, splits)
-    if (args.tagIds !== undefined) await replaceLinks(tx, householdId, 'tags', before.id, args.tagIds)
-    if (args.flagIds !== undefined) await replaceLinks(tx, householdId, 'flags', before.id, args.flagIds)
-    const changed = [after]
-    if (counterpart && counterpart.amount_cents !== -amount) {
-      changed.push(
-        await writeRow(tx, householdId, counterpart, { amount_cents: -amount, updated_at: ctx.now }),
-      )
-    }
-    const transactions = await hydrate(tx, householdId, changed)
-    for (const transaction of transactions) ctx.emit('transaction.updated', { transaction })
-    return transactions[0]!
-  },
-})
+      const payeeId =
+        args.payeeName !== undefined
+          ? await new PayeeResolver(tx, ctx).resolve(args.payeeName, before.id)
+          : args.payeeId !== undefined
+            ? args.payeeId
+            : before.payee_id
+      // Choosing a category is the category decision: suggestion and review flag go.
+      const decided = Boolean(args.categoryId) || Boolean(args.splits?.length)
+      const set: TransactionUpdate = {
+        account_id: accountId,
+        date: args.date ?? before.date,
+        amount_cents: amount,
+        payee_id: payeeId,
+        category_id: categoryId,
+        ...(args.memo !== undefined && { memo: args.memo }),
+        ...(args.status !== undefined && { status: args.status }),
+        ...(decided && { suggested_category_id: null, suggestion_confidence: null, suggestion_reason: null }),
+        needs_review: args.needsReview ?? (decided ? false : before.needs_review),
+        updated_at: ctx.now,
+      }
+      const after = await writeRow(tx, householdId, before, set)
+      if (args.splits !== undefined) await replaceSplits(tx, householdId, before.id, splits)
+      if (args.tagIds !== undefined) await replaceLinks(tx, householdId, 'tags', before.id, args.tagIds)
+      if (args.flagIds !== undefined) await replaceLinks(tx, householdId, 'flags', before.id, args.flagIds)
+      const changed = [after]
+      if (counterpart && counterpart.amount_cents !== -amount) {
+        changed.push(
+          await writeRow(tx, householdId, counterpart, { amount_cents: -amount, updated_at: ctx.now }),
+        )
+      }
+      await runWritten(hooks, tx, changed, ctx, 'update')
+      const transactions = await hydrate(tx, householdId, changed)
+      for (const transaction of transactions) ctx.emit('transaction.updated', { transaction })
+      return transactions[0]!
+    },
+  })
+}
 
 function checkStatusChange(before: TransactionRow, args: UpdateTransactionArgs): void {
   if (args.status === 'reconciled' && before.status !== 'reconciled') {

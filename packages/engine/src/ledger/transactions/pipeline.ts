@@ -1,0 +1,71 @@
+import type { Transaction as Tx } from 'kysely'
+import type { Database } from '../../database.ts'
+import type { MutationContext } from '../../mutator/context.ts'
+import type { TransactionRow } from '../tables.ts'
+import type { TransactionDraft } from './writes.ts'
+
+/** Which write a pipeline step is seeing: `transactions.create`, `.bulkCreate` or `.update`. */
+export type TransactionWrite = 'create' | 'bulkCreate' | 'update'
+
+/**
+ * A step other domains add to every transaction write (rules, payee aliases, overrun checks),
+ * run inside the mutation's transaction: a throw refuses the whole write, and what a step writes
+ * or emits commits with it. Steps must be deterministic, as mutators are: ids derive from the
+ * rows' ids and times from `ctx.now`.
+ */
+export interface TransactionPipelineStep {
+  /** `<domain>.<what>`, for errors and docs. */
+  readonly name: string
+  /**
+   * New rows, checked but not yet written (create and bulkCreate, one call per request): the step
+   * may change their fields, such as a rule setting the category or an alias the payee. A
+   * reference it sets must exist; nothing checks it again.
+   */
+  drafted?(
+    tx: Tx<Database>,
+    drafts: TransactionDraft[],
+    ctx: MutationContext,
+    write: TransactionWrite,
+  ): Promise<void>
+  /**
+   * The rows the write created or changed, as they now stand, just before their events are
+   * emitted (all three writes). The step may read, write other tables, emit events or throw; it
+   * must not change these rows, whose events and response are already decided.
+   */
+  written?(
+    tx: Tx<Database>,
+    rows: readonly TransactionRow[],
+    ctx: MutationContext,
+    write: TransactionWrite,
+  ): Promise<void>
+}
+
+/** The points where other domains plug into the ledger; the engine root fills them. */
+export interface LedgerHooks {
+  /** Run in order on every transaction write. */
+  transactionPipeline: readonly TransactionPipelineStep[]
+}
+
+/** Lets each step shape the new rows before they are written. */
+export async function runDrafted(
+  hooks: LedgerHooks,
+  tx: Tx<Database>,
+  drafts: TransactionDraft[],
+  ctx: MutationContext,
+  write: TransactionWrite,
+): Promise<void> {
+  if (drafts.length === 0) return
+  for (const step of hooks.transactionPipeline) await step.drafted?.(tx, drafts, ctx, write)
+}
+
+/** Shows each step the rows a write created or changed. */
+export async function runWritten(
+  hooks: LedgerHooks,
+  tx: Tx<Database>,
+  rows: readonly TransactionRow[],
+  ctx: MutationContext,
+  write: TransactionWrite,
+): Promise<void> {
+  if (rows.length === 0) return
+  for (const step of hooks.transactionPipeline) await step.written?.(tx, rows, ctx, write)
+}
