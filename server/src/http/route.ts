@@ -1,32 +1,26 @@
 import { ProblemSchema } from '@hearth/contracts'
-import { type Scope, UlidSchema } from '@hearth/engine'
+import type { Scope } from '@hearth/engine'
 import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
 import { requireScope } from './scope.ts'
 
 const problemContent = { 'application/problem+json': { schema: ProblemSchema } }
 
-/** The error answers every authenticated route can give, listed once for the OpenAPI document. */
+/** The error answers every hand-written authenticated route can give, with their codes. */
 const ERROR_RESPONSES = {
-  400: { description: 'Invalid input: malformed JSON, unknown or invalid fields.', content: problemContent },
-  401: { description: 'No API key, or an unknown or revoked one.', content: problemContent },
-  403: { description: 'The key lacks the scope, or the role is too low.', content: problemContent },
-  404: { description: 'Not found, or not in a household you belong to.', content: problemContent },
-  409: {
-    description: 'Conflicts with the current state, or the same Idempotency-Key is in flight.',
+  400: {
+    description: 'Invalid input: `VALIDATION_FAILED`, `MALFORMED_JSON`.',
     content: problemContent,
   },
-  422: { description: 'Idempotency-Key reused with another request.', content: problemContent },
+  401: {
+    description: 'No API key, or an unknown or revoked one: `UNAUTHENTICATED`.',
+    content: problemContent,
+  },
+  403: { description: 'The key lacks the scope: `INSUFFICIENT_SCOPE`.', content: problemContent },
+  404: {
+    description: 'Not found, or not in a household you belong to: `NOT_FOUND`.',
+    content: problemContent,
+  },
 } as const
-
-/** `{householdId}`: a household id, or `current` for the caller's default household. */
-export const HouseholdParams = z.object({
-  householdId: z.string().meta({ description: 'A household id, or `current` for your default household.' }),
-})
-
-/** An optional client-chosen ULID for a new row; the route makes one when it is left out. */
-export const ClientId = UlidSchema.optional().meta({
-  description: 'Your own ULID for the new row; one is made if omitted.',
-})
 
 /** The JSON request body of a route, required, validated by its zod contract. */
 export function jsonBody<S extends z.ZodType>(schema: S, description?: string) {
@@ -39,10 +33,11 @@ export function jsonResponse<S extends z.ZodType>(schema: S, description: string
 }
 
 /**
- * Declares an authenticated route: bearer security, the one scope it needs (checked before the
- * body is read), and the shared error answers. The scope is stated in the operation's description.
+ * Declares a hand-written authenticated route, for what is not a registry operation (the sync
+ * fallbacks): bearer security, the one scope it needs (checked before the body is read), and
+ * the shared error answers. Operations use `operationRoute` instead.
  */
-export function apiRoute<R extends RouteConfig>(config: R & { scope: Scope }) {
+export function apiRoute<R extends RouteConfig>(config: R & { scope: Scope; operationId: string }) {
   const { scope, ...route } = config
   return createRoute({
     ...route,

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { ProblemSchema } from '@hearth/contracts'
 import type { Store } from '@hearth/engine'
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import { sql } from 'kysely'
@@ -45,13 +46,24 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
 const healthz = createRoute({
   method: 'get',
   path: '/healthz',
+  operationId: 'system.health',
   tags: ['System'],
   summary: 'Liveness and store health',
   description: 'No key needed. 503 when the store does not answer.',
+  security: [],
+  request: { query: z.strictObject({}) },
   responses: {
     200: {
       description: 'Healthy.',
       content: { 'application/json': { schema: z.object({ status: z.literal('ok'), store: z.string() }) } },
+    },
+    400: {
+      description: 'A query parameter was sent; this route takes none (`VALIDATION_FAILED`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    },
+    503: {
+      description: 'The store does not answer (`STORE_UNAVAILABLE`).',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
     },
   },
 })

@@ -16,12 +16,14 @@ import type { SyncHub } from './sync-hub.ts'
 const push = apiRoute({
   method: 'post',
   path: '/sync/push',
+  operationId: 'sync.push',
   tags: ['Sync'],
   summary: 'Push a device’s mutations (HTTP fallback)',
   description:
     'The HTTP fallback of the WebSocket push: runs each mutation exactly once, in id order, and answers ' +
     'each one’s outcome. A refused mutation is rejected with its code and still advances the device. ' +
-    'Each mutation also needs its own scope. See docs/sync.md.',
+    'Each mutation also needs its own scope. Retrying is always safe without an Idempotency-Key: ' +
+    'mutation ids already make each run exactly once. See docs/sync.md.',
   scope: 'read:households',
   request: { body: jsonBody(HttpPushRequestSchema) },
   responses: {
@@ -32,6 +34,7 @@ const push = apiRoute({
 const snapshot = apiRoute({
   method: 'get',
   path: '/sync/snapshot',
+  operationId: 'sync.snapshot',
   tags: ['Sync'],
   summary: 'Read a household snapshot (HTTP fallback)',
   description:

@@ -21,7 +21,20 @@ export function zodIssuesToFieldErrors(issues: readonly z.core.$ZodIssue[]): Fie
       }
       continue
     }
-    out.push({ path: base, message: issue.message, code: issue.code })
+    out.push({ path: base, message: messageOf(issue), code: issue.code })
   }
   return out
+}
+
+/**
+ * A union's bare "Invalid input" says nothing of what would do, so it names what each branch
+ * accepts instead: "Expected boolean, received string; or expected one of "true"|"false"".
+ */
+function messageOf(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'invalid_union' || issue.message !== 'Invalid input' || issue.errors.length === 0) {
+    return issue.message
+  }
+  const branches = [...new Set(issue.errors.map((branch) => branch[0]?.message).filter(Boolean))]
+  const said = branches.map((m, i) => (i === 0 ? m! : m!.charAt(0).toLowerCase() + m!.slice(1)))
+  return `Accepted: ${said.join('; or ')}`
 }

@@ -30,7 +30,10 @@ export const DateSchema = z
 
 /** Integer cents, given as a JSON integer or an integer string, bounded to stay exact. */
 export const CentsSchema = z
-  .union([z.number().int(), z.string().regex(/^-?\d{1,16}$/, 'Must be an integer number of cents.')])
+  .union([z.number().int(), z.string().regex(/^-?\d{1,16}$/)], {
+    error:
+      'Must be a whole number of cents, as a JSON integer or an integer string (such as -1250 or "-1250").',
+  })
   .transform((v) => (typeof v === 'string' ? Number(v) : v))
   .refine(
     (n) => Number.isSafeInteger(n) && Math.abs(n) <= 9_000_000_000_000_000 / 1000,
