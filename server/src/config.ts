@@ -10,6 +10,8 @@ export interface ServerConfig {
   initOwnerToken?: string
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number
+  /** Days of change log kept for devices to catch up from; older rows are trimmed hourly. */
+  syncLogWindowDays: number
 }
 
 /** Reads and checks the environment; a bad value stops start-up with a message naming it. */
@@ -23,6 +25,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (initOwnerToken !== undefined && initOwnerToken.length < 16) {
     throw new Error('HEARTH_INIT_OWNER_TOKEN must be at least 16 characters long.')
   }
+  const windowDays = env.HEARTH_SYNC_LOG_WINDOW_DAYS || '30'
+  const syncLogWindowDays = Number(windowDays)
+  if (!Number.isFinite(syncLogWindowDays) || syncLogWindowDays <= 0) {
+    throw new Error(`HEARTH_SYNC_LOG_WINDOW_DAYS must be a positive number of days, got "${windowDays}".`)
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -31,5 +38,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     initOwnerToken,
     bodyLimitBytes: 1024 * 1024,
+    syncLogWindowDays,
   }
 }

@@ -1,17 +1,13 @@
 import type { AddressInfo } from 'node:net'
-import {
-  maintainStore,
-  migrateToLatest,
-  OutboxWorker,
-  purgeIdempotencyKeys,
-  type Store,
-} from '@hearth/engine'
+import { maintainStore, migrateToLatest, OutboxWorker, type Store } from '@hearth/engine'
 import { openStore } from '@hearth/engine/node'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { createApp } from './app.ts'
 import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
 import type { ServerConfig } from './config.ts'
+import { JobRunner } from './jobs/job-runner.ts'
+import { serverJobs } from './jobs/server-jobs.ts'
 import { attachSync } from './sync/attach-sync.ts'
 
 /** A running server and how to stop it. */
@@ -26,12 +22,10 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** How often keys past their 24 hours are purged. */
-const MAINTENANCE_INTERVAL_MS = 10 * 60_000
-
 /**
  * Starts Hearth: opens (and locks) the store, migrates it, creates the first owner on an empty
- * store, starts the outbox worker, and listens. `store` lets tests share an open store.
+ * store, starts the outbox worker and the job runner, and listens. `store` lets tests share an
+ * open store.
  */
 export async function startServer(
   config: ServerConfig,
@@ -58,11 +52,12 @@ export async function startServer(
     onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'outbox item failed'),
   })
   worker.start()
-  const maintenance = setInterval(() => {
-    purgeIdempotencyKeys(store.db).catch((err) => logger.error({ err }, 'idempotency purge failed'))
-    maintainStore(store).catch((err) => logger.error({ err }, 'store maintenance failed'))
-  }, MAINTENANCE_INTERVAL_MS)
-  maintenance.unref()
+  const jobs = new JobRunner({
+    store,
+    logger,
+    jobs: serverJobs(store, { logWindowDays: config.syncLogWindowDays }),
+  })
+  jobs.start()
 
   const app = createApp({ store, logger, bodyLimitBytes: config.bodyLimitBytes })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
@@ -84,7 +79,8 @@ export async function startServer(
     worker,
     close() {
       closing ??= (async () => {
-        clearInterval(maintenance)
+        // No job starts from here on; one in flight is awaited before the store closes.
+        const jobsStopped = jobs.stop()
         // Stop taking requests, let in-flight ones finish, then drop idle keep-alive sockets.
         const drained = new Promise<void>((resolve) => server.close(() => resolve()))
         if ('closeIdleConnections' in server) server.closeIdleConnections()
@@ -94,7 +90,7 @@ export async function startServer(
         )
         await drained
         clearTimeout(timeout)
-        await worker.stop()
+        await Promise.all([worker.stop(), jobsStopped])
         if (ownsStore) await store.close()
         logger.info('stopped')
       })()

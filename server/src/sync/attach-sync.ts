@@ -1,7 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Store } from '@hearth/engine'
-import { trimChangeLog, trimRejections } from '@hearth/engine/sync'
 import type { ServerType } from '@hono/node-server'
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import { sql } from 'kysely'
@@ -34,9 +33,6 @@ export interface AttachSyncOptions {
 /** How often the server pings every socket; one that missed the previous ping is dropped. */
 const HEARTBEAT_MS = 30_000
 
-/** How often change-log rows past the window are trimmed. */
-const TRIM_INTERVAL_MS = 60 * 60_000
-
 /** The clock poll with no way to listen: how late a write made elsewhere may reach devices. */
 const POLL_MS = 50
 /** The clock poll behind LISTEN: only a safety net for a missed announcement. */
@@ -47,9 +43,9 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 
 /**
  * Serves sync on the HTTP server's port: the WebSocket endpoint `/sync` and the HTTP fallbacks
- * `POST /sync/push` and `GET /sync/snapshot`; trims the change log past its window
- * (`HEARTH_SYNC_LOG_WINDOW_DAYS`, 30 by default) every hour. Closing the server first closes every sync socket,
- * since an upgraded socket would otherwise hold `server.close()` open for ever.
+ * `POST /sync/push` and `GET /sync/snapshot` (the job runner trims the change log). Closing the
+ * server first closes every sync socket, since an upgraded socket would otherwise hold
+ * `server.close()` open for ever.
  */
 export function attachSync(options: AttachSyncOptions): SyncHub {
   const server = options.server as Server
@@ -93,14 +89,6 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
         logger.warn({ err }, 'the store cannot announce commits; the clock poll finds them')
         return async () => {}
       })
-  const windowDays = Number(process.env.HEARTH_SYNC_LOG_WINDOW_DAYS || 30)
-  const trimmer = setInterval(() => {
-    const before = new Date(Date.now() - windowDays * 86_400_000)
-    Promise.all([trimChangeLog(store.db, before), trimRejections(store.db, before)]).catch((err) =>
-      logger.error({ err }, 'change log trim failed'),
-    )
-  }, TRIM_INTERVAL_MS)
-  trimmer.unref()
   const sessions = new Set<SyncSession>()
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
 
@@ -155,7 +143,6 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const close = server.close.bind(server)
   server.close = ((callback?: (err?: Error) => void) => {
     hub.close()
-    clearInterval(trimmer)
     clearInterval(heartbeat)
     void listener?.close()
     void unlisten?.then((stop) => stop()).catch(() => {})

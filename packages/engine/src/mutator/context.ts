@@ -18,6 +18,17 @@ export interface HouseholdContext extends ActorContext {
   role: Role
 }
 
+/**
+ * The system actor: scheduled jobs and other periodic work, acting for no user and in no
+ * household. `system`-audience operations are meant for it. It holds every scope, since no user
+ * granted it any; each run gets its own `now`.
+ */
+export interface SystemContext {
+  readonly actor: 'system'
+  scopes: readonly Scope[]
+  now: Date
+}
+
 /** A domain event a mutator emits; the wrapper writes it to the outbox in the same transaction. */
 export interface DomainEvent {
   type: string
