@@ -6,8 +6,8 @@ import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
 import { authenticate } from './http/authenticate.ts'
 import type { AppEnv } from './http/env.ts'
-import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { requireMembership } from './http/membership.ts'
+import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { categoryRoutes } from './routes/categories.ts'
@@ -74,15 +74,17 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
   app.use('/households/:householdId/*', requireMembership(store))
 
   app.route('/', systemRoutes(store))
-  app.route('/', householdRoutes(store))
-  app.route('/', userRoutes(store))
-  app.route('/', categoryRoutes(store))
-  app.route('/', payeeRoutes(store))
-  mountOperationRoutes(app, store, [...tagRoutes])
-  app.route('/', flagRoutes(store))
-  app.route('/', accountRoutes(store))
-  app.route('/', transactionRoutes(store))
-  app.route('/', exchangeRateRoutes(store))
+  mountOperationRoutes(app, store, [
+    ...householdRoutes,
+    ...userRoutes,
+    ...categoryRoutes,
+    ...payeeRoutes,
+    ...tagRoutes,
+    ...flagRoutes,
+    ...accountRoutes,
+    ...transactionRoutes,
+    ...exchangeRateRoutes,
+  ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',

@@ -265,7 +265,7 @@ describe('listing transactions over HTTP', () => {
       await expectBalancesExact(api, account.id)
   }, 300_000)
 
-  it('defaults to 50 rows and bounds limit to 1-100', async () => {
+  it('defaults to 50 rows, caps limit at 100 and refuses a limit below 1 or not whole', async () => {
     const { api } = await newOwner(server)
     const account = await createAccount(api)
     await bulkCreate(
@@ -284,7 +284,10 @@ describe('listing transactions over HTTP', () => {
     const end = expectStatus(await api.get(`${H}/transactions?limit=100&cursor=${page.nextCursor}`), 200)
     expect(end).toMatchObject({ nextCursor: null })
     expect(end.items).toHaveLength(70)
-    for (const limit of ['0', '101', '-1', '1.5', 'ten', '']) {
+    for (const limit of ['101', '100000', '99999999999999999999']) {
+      expect(expectStatus(await api.get(`${H}/transactions?limit=${limit}`), 200).items).toHaveLength(100)
+    }
+    for (const limit of ['0', '-1', '1.5', 'ten', '']) {
       const problem = expectProblem(
         await api.get(`${H}/transactions?limit=${limit}`),
         400,

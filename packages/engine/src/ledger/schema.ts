@@ -19,6 +19,17 @@ export function queryIntSchema(min: number, max: number) {
     .pipe(z.number().int().min(min).max(max))
 }
 
+/**
+ * A cursor list's page size: a whole number from 1, where a larger one than `max` is read as
+ * `max` (the contract caps it rather than refusing it), however many digits it has.
+ */
+export function queryLimitSchema(max: number) {
+  return z
+    .union([z.number().min(1), z.string().regex(/^-?\d+$/, 'Must be a whole number.')])
+    .transform((v) => Math.min(Number(v), max))
+    .pipe(z.number().int().min(1))
+}
+
 /** A list that arrives as a JSON array or as comma-separated query text; empty entries are dropped. */
 export function commaListSchema<T extends z.ZodType<string, string>>(item: T, max: number) {
   return z

@@ -1,6 +1,13 @@
 import { z } from 'zod'
 import { CentsSchema, DateSchema, NameSchema, UlidSchema } from '../../shared/schema.ts'
-import { commaListSchema, idSetSchema, QueryBooleanSchema, queryIntSchema, RefIdSchema } from '../schema.ts'
+import {
+  commaListSchema,
+  idSetSchema,
+  QueryBooleanSchema,
+  queryIntSchema,
+  queryLimitSchema,
+  RefIdSchema,
+} from '../schema.ts'
 
 export const TransactionStatusSchema = z.enum(['pending', 'cleared', 'reconciled'])
 export const TransactionSourceSchema = z.enum(['manual', 'imported', 'ai', 'recurring', 'split'])
@@ -127,7 +134,11 @@ export const LIST_MAX_FILTER_IDS = 20
 
 /** GET H/transactions: every query parameter of the spec, as strings or as JSON values. */
 export const ListTransactionsArgsSchema = z.strictObject({
-  limit: queryIntSchema(1, LIST_MAX_LIMIT).default(LIST_DEFAULT_LIMIT),
+  limit: queryLimitSchema(LIST_MAX_LIMIT)
+    .default(LIST_DEFAULT_LIMIT)
+    .meta({
+      description: `Rows per page, from 1 (default ${LIST_DEFAULT_LIMIT}); above ${LIST_MAX_LIMIT} reads as ${LIST_MAX_LIMIT}.`,
+    }),
   cursor: z.string().max(500).optional(),
   minAmountCents: CentsSchema.optional(),
   maxAmountCents: CentsSchema.optional(),
