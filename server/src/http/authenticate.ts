@@ -1,4 +1,4 @@
-import { findActiveKey, type Store } from '@hearth/engine'
+import { resolveRequestAccess, type Store } from '@hearth/engine'
 import type { MiddlewareHandler } from 'hono'
 import { hashApiKey } from '../auth/api-key-token.ts'
 import type { AppEnv } from './env.ts'
@@ -7,7 +7,13 @@ import { problem } from './problem.ts'
 /** Paths anyone may read without a key: health, the OpenAPI document and the reference page. */
 const PUBLIC = /^\/(healthz|openapi\.json|docs(\/.*)?)$/
 
-/** Bearer authentication: no key, an unknown key or a revoked key is a 401. */
+/** The household a path names: `/households/{ref}` or below it. */
+const HOUSEHOLD_PATH = /^\/households\/([^/]+)/
+
+/**
+ * Bearer authentication: no key, an unknown key or a revoked key is a 401. The caller's
+ * membership of the household the path names is read in the same query, for `requireMembership`.
+ */
 export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
   return async function authenticate(c, next) {
     if (PUBLIC.test(c.req.path)) return next()
@@ -16,9 +22,12 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
     const unauthorized = (detail: string) =>
       problem(c, 401, 'UNAUTHENTICATED', { detail, headers: { 'www-authenticate': 'Bearer realm="hearth"' } })
     if (!match) return unauthorized('Send an API key as `Authorization: Bearer <key>`.')
-    const key = await findActiveKey(store.db, hashApiKey(match[1]!), new Date())
-    if (!key) return unauthorized('The API key is unknown or has been revoked.')
+    const householdRef = HOUSEHOLD_PATH.exec(c.req.path)?.[1] ?? null
+    const access = await resolveRequestAccess(store.db, hashApiKey(match[1]!), householdRef, new Date())
+    if (!access) return unauthorized('The API key is unknown or has been revoked.')
+    const key = access.key
     c.set('caller', key)
+    if (access.membership) c.set('household', access.membership)
     c.get('logger').setBindings({ userId: key.userId, keyId: key.keyId })
     return next()
   }

@@ -1,4 +1,4 @@
-import { resolveMembership, type Store } from '@hearth/engine'
+import type { Store } from '@hearth/engine'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from './env.ts'
 import { problem } from './problem.ts'
@@ -11,7 +11,8 @@ export function requireMembership(store: Store): MiddlewareHandler<AppEnv> {
   return async function requireMembership(c, next) {
     const ref = c.req.param('householdId')
     if (!ref) return next()
-    const membership = await resolveMembership(store.db, c.get('caller').userId, ref)
+    // `authenticate` read the membership along with the key, in one query.
+    const membership = c.get('household') as AppEnv['Variables']['household'] | undefined
     if (!membership) {
       return problem(c, 404, 'NOT_FOUND', {
         detail:
@@ -21,7 +22,6 @@ export function requireMembership(store: Store): MiddlewareHandler<AppEnv> {
         resource: 'Household',
       })
     }
-    c.set('household', membership)
     return next()
   }
 }

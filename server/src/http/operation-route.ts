@@ -139,12 +139,13 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
       return respond(answer(await runQuery(store.db, operation, prepared.args, ctx)))
     }
     try {
-      const args = parseArgs(operation.args, prepared.args)
       const outcome = await store.db.transaction().execute(async (tx) => {
         if (claim) {
           const decision = await claimIdempotencyKey(tx, claim)
           if (decision.kind !== 'proceed') return decision
         }
+        // Parsed after the claim, so a retry of a refused request replays its refusal.
+        const args = parseArgs(operation.args, prepared.args)
         const { result } = await applyMutation(tx, operation, args, ctx)
         const stored = answer(result)
         if (claim) await storeIdempotentAnswer(tx, claim, stored)

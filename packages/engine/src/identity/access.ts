@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { Database } from '../database.ts'
 import type { Role, Scope } from '../scopes.ts'
 
@@ -54,4 +54,47 @@ export async function resolveMembership(
     .where('household_id', '=', householdId)
     .executeTakeFirst()
   return row ? { householdId: row.household_id, role: row.role } : null
+}
+
+/** A request's caller and, when it names a household, their membership of it. */
+export interface RequestAccess {
+  key: ResolvedKey
+  /** Null when the household does not exist, the caller is not in it, or `current` is unset. */
+  membership: { householdId: string; role: Role } | null
+}
+
+/**
+ * Resolves a key and the caller's membership of `householdRef` (an id or `current`) in one
+ * query, so a household request pays one round trip before its own work rather than two.
+ */
+export async function resolveRequestAccess(
+  db: Kysely<Database>,
+  keyHash: string,
+  householdRef: string | null,
+  now: Date,
+): Promise<RequestAccess | null> {
+  const row = await db
+    .selectFrom('api_keys as k')
+    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .leftJoin('memberships as m', (join) =>
+      join
+        .onRef('m.user_id', '=', 'k.user_id')
+        .on((eb) =>
+          householdRef === 'current'
+            ? eb('m.household_id', '=', eb.ref('u.default_household_id'))
+            : eb('m.household_id', '=', householdRef ?? sql<string>`null`),
+        ),
+    )
+    .select(['k.id', 'k.user_id', 'k.scopes', 'k.last_used_at', 'm.household_id', 'm.role'])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst()
+  if (!row) return null
+  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
+    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute()
+  }
+  return {
+    key: { keyId: row.id, userId: row.user_id, scopes: row.scopes as Scope[] },
+    membership: row.household_id && row.role ? { householdId: row.household_id, role: row.role } : null,
+  }
 }

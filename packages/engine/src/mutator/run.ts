@@ -101,12 +101,13 @@ export function authorize(mutator: Operation, ctx: ActorContext): void {
  * which version this transaction writes. Serializes mutations within one household.
  */
 async function tick(tx: Transaction<Database>, householdId: string): Promise<number> {
-  const { version } = await tx
-    .insertInto('household_clock')
-    .values({ household_id: householdId, version: 1 })
-    .onConflict((oc) => oc.column('household_id').doUpdateSet({ version: sql`household_clock.version + 1` }))
-    .returning('version')
-    .executeTakeFirstOrThrow()
-  await sql`select set_config('hearth.version', ${String(version)}, true)`.execute(tx)
-  return version
+  // One statement, so a write pays one round trip for its clock rather than two.
+  const { rows } = await sql<{ version: number }>`
+    with bumped as (
+      insert into household_clock (household_id, version) values (${householdId}, 1)
+      on conflict (household_id) do update set version = household_clock.version + 1
+      returning version
+    )
+    select version, set_config('hearth.version', version::text, true) from bumped`.execute(tx)
+  return Number(rows[0]!.version)
 }
