@@ -36,6 +36,11 @@ const IdempotencyKeyHeader = z
       'the same key answers 422 `IDEMPOTENCY_KEY_REUSED`.',
   })
 
+/** A ULID the caller may choose, or leave out for the route to make. */
+function clientId(schema: z.ZodType): z.ZodType {
+  return schema.optional().meta({ description: 'Your own ULID for the new row; one is made if omitted.' })
+}
+
 /** Registers bound operations on the app: each route's handler and its OpenAPI entry. */
 export function mountOperationRoutes(
   app: OpenAPIHono<AppEnv>,
@@ -61,7 +66,7 @@ export function openApiEntry({ operation, spec }: OperationRoute) {
   const rest = Object.fromEntries(
     Object.entries(shape)
       .filter(([k]) => !fromPath.has(k))
-      .map(([k, s]) => [k, spec.clientIds?.includes(k) ? (s.optional() as z.ZodType) : s]),
+      .map(([k, s]) => [k, spec.clientIds?.includes(k) ? clientId(s) : s]),
   )
   const input = spec.input ?? z.strictObject(rest)
   const params = z.object({
@@ -93,12 +98,13 @@ export function openApiEntry({ operation, spec }: OperationRoute) {
       params,
       ...(write && { headers: z.object({ 'idempotency-key': IdempotencyKeyHeader }) }),
       ...(!write && Object.keys(rest).length > 0 && { query: input }),
-      ...(write && {
-        body: {
-          required: !spec.optionalBody,
-          content: { 'application/json': { schema: input } },
-        },
-      }),
+      ...(write &&
+        (spec.input !== undefined || Object.keys(rest).length > 0) && {
+          body: {
+            required: !spec.optionalBody,
+            content: { 'application/json': { schema: input } },
+          },
+        }),
     },
     responses: {
       [spec.status]:
