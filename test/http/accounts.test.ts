@@ -1,32 +1,22 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
+import { expectProblem, expectStatus, H } from './catalog-fixture.ts'
 import {
   createAccount,
   createTransaction,
   expectBalancesExact,
-  expectProblem,
-  expectStatus,
   getAccount,
-  H,
   listAll,
 } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const utcToday = () => new Date().toISOString().slice(0, 10)
 
 describe('creating and reading accounts over HTTP', () => {
   it('creates an account whose opening balance is booked as a cleared row', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api, {
       name: ' Main checking ',
       subtype: 'checking',
@@ -62,7 +52,7 @@ describe('creating and reading accounts over HTTP', () => {
   })
 
   it('takes a caller-chosen id, a currency and a group, and books no row for a zero opening balance', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const id = ulid()
     const card = await createAccount(api, {
       id,
@@ -83,7 +73,7 @@ describe('creating and reading accounts over HTTP', () => {
   })
 
   it('refuses bad account bodies with 400 VALIDATION_FAILED', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const bad = [
       { name: 'X', type: 'savings' },
       { name: 'X', type: 'cash', colour: 'red' },
@@ -102,7 +92,7 @@ describe('creating and reading accounts over HTTP', () => {
   })
 
   it('lists accounts by group then position, filtered by status', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const visa = await createAccount(api, { name: 'Visa', type: 'credit' })
     const checking = await createAccount(api, { name: 'Checking' })
     const savings = await createAccount(api, { name: 'Savings' })
@@ -120,8 +110,8 @@ describe('creating and reading accounts over HTTP', () => {
   })
 
   it('answers 404 for an unknown account and for another household’s', async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const mine = await createAccount(a.api, { openingBalanceCents: 500 })
     const path = `${H}/accounts/${mine.id}`
     expectProblem(await b.api.get(path), 404, 'NOT_FOUND')
@@ -138,8 +128,8 @@ describe('creating and reading accounts over HTTP', () => {
   })
 
   it('needs read:accounts to read and write:accounts to change', async () => {
-    const reader = await newOwner(server, ['read:accounts'])
-    const writer = await newOwner(server, ['write:accounts'])
+    const reader = await server.newOwner(['read:accounts'])
+    const writer = await server.newOwner(['write:accounts'])
     const id = ulid()
     expectProblem(
       await reader.api.post(`${H}/accounts`, { name: 'X', type: 'cash' }),
@@ -165,7 +155,7 @@ describe('creating and reading accounts over HTTP', () => {
 
 describe('changing accounts over HTTP', () => {
   it('renames and regroups an account, which goes last in its new group', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     await createAccount(api, { name: 'Visa', type: 'credit' })
     const account = await createAccount(api, { name: 'Old' })
     const updated = expectStatus(
@@ -191,7 +181,7 @@ describe('changing accounts over HTTP', () => {
   })
 
   it('changes the currency only while the account has no rows', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const empty = await createAccount(api)
     expect(
       expectStatus(await api.patch(`${H}/accounts/${empty.id}`, { currency: 'EUR' }), 200).currency,
@@ -205,7 +195,7 @@ describe('changing accounts over HTTP', () => {
   })
 
   it('reorders accounts within their groups atomically', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const a = await createAccount(api, { name: 'A' })
     const b = await createAccount(api, { name: 'B' })
     const c = await createAccount(api, { name: 'C' })
@@ -226,7 +216,7 @@ describe('changing accounts over HTTP', () => {
       'DUPLICATE_ID',
     )
     expect(twice.errors).toEqual([expect.objectContaining({ path: 'accountIds.2' })])
-    const other = await newOwner(server)
+    const other = await server.newOwner()
     const foreign = await createAccount(other.api)
     const unknown = expectProblem(
       await api.post(`${H}/accounts/reorder`, { accountIds: [b.id, foreign.id] }),
@@ -240,7 +230,7 @@ describe('changing accounts over HTTP', () => {
   })
 
   it('converts cash to credit and back, and refuses to cross the budget boundary with 422', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api, { openingBalanceCents: 100 })
     const credit = expectStatus(
       await api.post(`${H}/accounts/${account.id}/convert`, { type: 'credit' }),
@@ -278,7 +268,7 @@ describe('changing accounts over HTTP', () => {
 
 describe('reconciling accounts over HTTP', () => {
   it('books the gap as an adjustment, locks cleared rows, and keeps balances exact', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api, {
       openingBalanceCents: 10_000,
       openingBalanceDate: '2025-03-01',
@@ -328,7 +318,7 @@ describe('reconciling accounts over HTTP', () => {
   })
 
   it('refuses an edit or delete of a reconciled row with 409 until its status goes back to cleared', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api)
     const row = await createTransaction(api, account.id, { amountCents: -2_000, status: 'cleared' })
     expectStatus(
@@ -363,7 +353,7 @@ describe('reconciling accounts over HTTP', () => {
   })
 
   it('refuses bad reconcile bodies and a closed account', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api)
     const path = `${H}/accounts/${account.id}/reconcile`
     expectProblem(await api.post(path, {}), 400, 'VALIDATION_FAILED')
@@ -381,7 +371,7 @@ describe('reconciling accounts over HTTP', () => {
 
 describe('closing, reopening and deleting accounts over HTTP', () => {
   it('closes with an adjustment on the caller’s local day, then reopens', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api, { openingBalanceCents: 4_200, openingBalanceDate: '2025-01-01' })
     await createTransaction(api, account.id, { amountCents: -200 })
     const before = utcToday()
@@ -407,7 +397,7 @@ describe('closing, reopening and deleting accounts over HTTP', () => {
   })
 
   it('closes an empty account without an adjustment, with a caller-chosen adjustment id otherwise', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const empty = await createAccount(api)
     expect(expectStatus(await api.post(`${H}/accounts/${empty.id}/close`, {}), 200).adjustment).toBeNull()
     const funded = await createAccount(api, { openingBalanceCents: 10 })
@@ -422,7 +412,7 @@ describe('closing, reopening and deleting accounts over HTTP', () => {
   })
 
   it('refuses to delete a non-zero balance without force, and deletes it with force', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api, { openingBalanceCents: 900 })
     const refused = expectProblem(
       await api.delete(`${H}/accounts/${account.id}`),
@@ -450,7 +440,7 @@ describe('closing, reopening and deleting accounts over HTTP', () => {
 
 describe('balance history over HTTP', () => {
   it('gives one point per day with the running balance', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api, { openingBalanceCents: 1_000, openingBalanceDate: '2025-03-01' })
     await createTransaction(api, account.id, { amountCents: -300, date: '2025-03-03' })
     await createTransaction(api, account.id, { amountCents: -200, date: '2025-03-03', status: 'cleared' })
@@ -474,7 +464,7 @@ describe('balance history over HTTP', () => {
   })
 
   it('bounds the window and refuses bad dates', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api)
     const path = `${H}/accounts/${account.id}/balance-history`
     expect(

@@ -1,27 +1,16 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiClient, newOwner, startTestServer } from '../src/index.ts'
-import { createCategory, createGroup } from './catalog-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { type ApiClient, useTestServer } from '../src/index.ts'
+import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
 import {
   bulkCreate,
   createAccount,
   createTransaction,
   expectBalancesExact,
-  expectProblem,
-  expectStatus,
-  H,
   listAll,
 } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const rowsFor = (accountId: string, n: number, extra: (i: number) => Record<string, unknown> = () => ({})) =>
   Array.from({ length: n }, (_, i) => ({
@@ -44,7 +33,7 @@ async function setup(api: ApiClient) {
 
 describe('bulk create over HTTP', () => {
   it('creates 500 rows in one request, in request order, and keeps the balance exact', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, food, trip } = await setup(api)
     const id = ulid()
     const result = await bulkCreate(
@@ -74,7 +63,7 @@ describe('bulk create over HTTP', () => {
   })
 
   it('refuses 501 rows and an empty list with 400', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account } = await setup(api)
     const tooMany = expectProblem(
       await api.post(`${H}/transactions/bulk`, { transactions: rowsFor(account.id, 501) }),
@@ -93,9 +82,9 @@ describe('bulk create over HTTP', () => {
   })
 
   it('rejects the whole request when one row is bad, naming its index', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, food } = await setup(api)
-    const foreign = await setup((await newOwner(server)).api)
+    const foreign = await setup((await server.newOwner()).api)
     const post = (rows: Record<string, unknown>[]) =>
       api.post(`${H}/transactions/bulk`, { transactions: rows })
 
@@ -132,7 +121,7 @@ describe('bulk create over HTTP', () => {
   })
 
   it('skips a repeated importedId within one request and counts it', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account } = await setup(api)
     const result = await bulkCreate(
       api,
@@ -152,7 +141,7 @@ describe('bulk create over HTTP', () => {
 
 describe('bulk update over HTTP', () => {
   it('applies one patch to many rows atomically and returns the count', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, food, trip, work, flags } = await setup(api)
     const rows = (
       await bulkCreate(
@@ -194,9 +183,9 @@ describe('bulk update over HTTP', () => {
   })
 
   it('keeps reconciled rules and refuses bad requests without changing anything', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, fun } = await setup(api)
-    const foreign = await setup((await newOwner(server)).api)
+    const foreign = await setup((await server.newOwner()).api)
     const locked = await createTransaction(api, account.id, {
       amountCents: -50,
       status: 'cleared',

@@ -1,21 +1,13 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
 import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 describe('category groups over HTTP', () => {
   it('creates groups last in order and lists them with their categories nested', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const bills = await createGroup(api, '  Bills ')
     expect(bills).toMatchObject({
       id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -38,7 +30,7 @@ describe('category groups over HTTP', () => {
   })
 
   it('updates a group and answers with its categories', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const group = await createGroup(api, 'Fun')
     const movies = await createCategory(api, group.id, 'Movies')
     const res = await api.patch(`${H}/category-groups/${group.id}`, {
@@ -56,7 +48,7 @@ describe('category groups over HTTP', () => {
   })
 
   it('refuses a duplicate name in any case with 409 and names the holder', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const bills = await createGroup(api, 'Bills')
     const body = expectProblem(
       await api.post(`${H}/category-groups`, { name: 'BILLS' }),
@@ -73,7 +65,7 @@ describe('category groups over HTTP', () => {
   })
 
   it('refuses an id already in use with 409 ID_ALREADY_EXISTS', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const group = await createGroup(api, 'First')
     expectProblem(
       await api.post(`${H}/category-groups`, { id: group.id, name: 'Second' }),
@@ -83,7 +75,7 @@ describe('category groups over HTTP', () => {
   })
 
   it('refuses bad input with 400 VALIDATION_FAILED', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const unknown = expectProblem(
       await api.post(`${H}/category-groups`, { name: 'X', colour: 'red' }),
       400,
@@ -102,7 +94,7 @@ describe('category groups over HTTP', () => {
   })
 
   it('soft-deletes a group together with its categories', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const group = await createGroup(api, 'Doomed')
     const keep = await createGroup(api, 'Kept')
     const a = await createCategory(api, group.id, 'A')
@@ -124,8 +116,8 @@ describe('category groups over HTTP', () => {
   })
 
   it("answers 404 for another household's group", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const group = await createGroup(a.api, 'Private')
     expectProblem(await b.api.patch(`${H}/category-groups/${group.id}`, { name: 'Mine' }), 404, 'NOT_FOUND')
     expectProblem(await b.api.delete(`${H}/category-groups/${group.id}`), 404, 'NOT_FOUND')
@@ -134,8 +126,8 @@ describe('category groups over HTTP', () => {
   })
 
   it('needs read:categories to list and write:categories to change', async () => {
-    const reader = await newOwner(server, ['read:categories'])
-    const writer = await newOwner(server, ['write:categories'])
+    const reader = await server.newOwner(['read:categories'])
+    const writer = await server.newOwner(['write:categories'])
     expectProblem(await reader.api.post(`${H}/category-groups`, { name: 'X' }), 403, 'INSUFFICIENT_SCOPE')
     expectProblem(await reader.api.patch(`${H}/category-groups/${ulid()}`, {}), 403, 'INSUFFICIENT_SCOPE')
     expectProblem(await reader.api.delete(`${H}/category-groups/${ulid()}`), 403, 'INSUFFICIENT_SCOPE')
@@ -146,7 +138,7 @@ describe('category groups over HTTP', () => {
 
 describe('categories over HTTP', () => {
   it('creates categories last in their group and lists them in display order', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const second = await createGroup(api, 'Second', { position: 5 })
     const first = await createGroup(api, 'First', { position: 1 })
     const x = await createCategory(api, second.id, 'X')
@@ -162,7 +154,7 @@ describe('categories over HTTP', () => {
   })
 
   it('allows a name twice in different groups but not within one', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const g1 = await createGroup(api, 'G1')
     const g2 = await createGroup(api, 'G2')
     const fuel = await createCategory(api, g1.id, 'Fuel')
@@ -182,8 +174,8 @@ describe('categories over HTTP', () => {
   })
 
   it('refuses a missing, deleted or foreign group with 404 and a malformed one with 400', async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const foreign = await createGroup(b.api, 'Theirs')
     const deleted = await createGroup(a.api, 'Gone')
     await a.api.delete(`${H}/category-groups/${deleted.id}`)
@@ -206,7 +198,7 @@ describe('categories over HTTP', () => {
   })
 
   it('renames, hides and moves a category, placing it last in its new group', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const from = await createGroup(api, 'From')
     const to = await createGroup(api, 'To')
     await createCategory(api, to.id, 'Existing')
@@ -223,7 +215,7 @@ describe('categories over HTTP', () => {
   })
 
   it('soft-deletes a category, clears payee defaults and answers 404 the second time', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const group = await createGroup(api, 'G')
     const cat = await createCategory(api, group.id, 'Doomed')
     const payee = expectStatus(await api.post(`${H}/payees`, { name: 'P', categoryId: cat.id }), 201)
@@ -239,8 +231,8 @@ describe('categories over HTTP', () => {
   })
 
   it("answers 404 for another household's category", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const group = await createGroup(a.api, 'G')
     const cat = await createCategory(a.api, group.id, 'Private')
     expectProblem(await b.api.patch(`${H}/categories/${cat.id}`, { name: 'Mine' }), 404, 'NOT_FOUND')
@@ -250,8 +242,8 @@ describe('categories over HTTP', () => {
   })
 
   it('needs read:categories to list and write:categories to change', async () => {
-    const reader = await newOwner(server, ['read:categories'])
-    const writer = await newOwner(server, ['write:categories'])
+    const reader = await server.newOwner(['read:categories'])
+    const writer = await server.newOwner(['write:categories'])
     expectProblem(
       await reader.api.post(`${H}/categories`, { groupId: ulid(), name: 'X' }),
       403,
@@ -270,7 +262,7 @@ describe('categories over HTTP', () => {
 
 describe('category reorder over HTTP', () => {
   async function setup() {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const g1 = await createGroup(owner.api, 'G1')
     const g2 = await createGroup(owner.api, 'G2')
     const a = await createCategory(owner.api, g1.id, 'A')
@@ -321,7 +313,7 @@ describe('category reorder over HTTP', () => {
 
   it('refuses unknown, deleted or foreign ids with 400 REORDER_UNKNOWN_ID and changes nothing', async () => {
     const { api, g1, a, b, c } = await setup()
-    const other = await newOwner(server)
+    const other = await server.newOwner()
     const theirGroup = await createGroup(other.api, 'Theirs')
     const theirs = await createCategory(other.api, theirGroup.id, 'T')
     await api.delete(`${H}/categories/${c.id}`)

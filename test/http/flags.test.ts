@@ -1,23 +1,15 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
 import { expectProblem, expectStatus, H, labelTransaction } from './catalog-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const DEFAULTS = ['Red', 'Orange', 'Yellow', 'Green', 'Blue', 'Purple']
 
 describe('flags over HTTP', () => {
   it('lists the six default flags of a new household in order', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const list = expectStatus(await api.get(`${H}/flags`), 200)
     expect(list.items.map((f: any) => [f.name, f.position])).toEqual(DEFAULTS.map((name, i) => [name, i]))
     expect(list.items[0]).toEqual({
@@ -31,7 +23,7 @@ describe('flags over HTTP', () => {
   })
 
   it('creates a flag last, with a client id if given', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const id = ulid()
     const flag = expectStatus(await api.post(`${H}/flags`, { id, name: 'Review', color: '#123ABC' }), 201)
     expect(flag).toMatchObject({ id, name: 'Review', color: '#123abc', position: 6 })
@@ -44,7 +36,7 @@ describe('flags over HTTP', () => {
   })
 
   it('renames, recolours and moves a flag', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const [red] = expectStatus(await api.get(`${H}/flags`), 200).items
     const updated = expectStatus(
       await api.patch(`${H}/flags/${red.id}`, { name: 'Urgent', color: '#FF0000', position: 10 }),
@@ -55,7 +47,7 @@ describe('flags over HTTP', () => {
   })
 
   it('refuses a duplicate name in any case with 409 FLAG_NAME_TAKEN', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const [red, orange] = expectStatus(await api.get(`${H}/flags`), 200).items
     const body = expectProblem(
       await api.post(`${H}/flags`, { name: 'RED', color: '#000000' }),
@@ -67,7 +59,7 @@ describe('flags over HTTP', () => {
   })
 
   it('refuses bad input with 400 VALIDATION_FAILED', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const [red] = expectStatus(await api.get(`${H}/flags`), 200).items
     expectProblem(await api.post(`${H}/flags`, { name: 'No colour' }), 400, 'VALIDATION_FAILED')
     expectProblem(await api.post(`${H}/flags`, { name: 'X', color: 'blue' }), 400, 'VALIDATION_FAILED')
@@ -77,7 +69,7 @@ describe('flags over HTTP', () => {
   })
 
   it('deletes a flag for good, with its transaction links', async () => {
-    const { api, householdId } = await newOwner(server)
+    const { api, householdId } = await server.newOwner()
     const [red] = expectStatus(await api.get(`${H}/flags`), 200).items
     const links = await labelTransaction(server.store, householdId, 'flag', red.id)
     expect(await links()).toBe(1)
@@ -92,8 +84,8 @@ describe('flags over HTTP', () => {
   })
 
   it("answers 404 for another household's flag", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const [red] = expectStatus(await a.api.get(`${H}/flags`), 200).items
     expectProblem(await b.api.patch(`${H}/flags/${red.id}`, { name: 'Mine' }), 404, 'NOT_FOUND')
     expectProblem(await b.api.delete(`${H}/flags/${red.id}`), 404, 'NOT_FOUND')
@@ -102,9 +94,9 @@ describe('flags over HTTP', () => {
   })
 
   it('needs read:transactions to list and write:transactions to change', async () => {
-    const reader = await newOwner(server, ['read:transactions'])
-    const writer = await newOwner(server, ['write:transactions'])
-    const other = await newOwner(server, ['read:tags', 'write:tags'])
+    const reader = await server.newOwner(['read:transactions'])
+    const writer = await server.newOwner(['write:transactions'])
+    const other = await server.newOwner(['read:tags', 'write:tags'])
     expectProblem(
       await reader.api.post(`${H}/flags`, { name: 'X', color: '#000000' }),
       403,

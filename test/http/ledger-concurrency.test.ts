@@ -1,20 +1,13 @@
-import type { RunningServer } from '@hearth/server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
-import { createAccount, expectBalancesExact, expectStatus, H, listAll } from './ledger-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
+import { expectStatus, H } from './catalog-fixture.ts'
+import { createAccount, expectBalancesExact, listAll } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 describe('concurrent ledger writes over HTTP', () => {
   it('keeps balances exact when many writes to one account race', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const checking = await createAccount(api, {
       openingBalanceCents: 1_000,
       openingBalanceDate: '2025-01-01',
@@ -43,7 +36,7 @@ describe('concurrent ledger writes over HTTP', () => {
   })
 
   it('imports the same statement twice at once without duplicating a row', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api)
     const statement = Array.from({ length: 50 }, (_, i) => ({
       accountId: account.id,

@@ -2,8 +2,6 @@ import { expect } from 'vitest'
 import type { ApiClient } from '../src/index.ts'
 import { expectStatus, H } from './catalog-fixture.ts'
 
-export { expectProblem, expectStatus, H } from './catalog-fixture.ts'
-
 /** Creates an account over HTTP and returns it. */
 export async function createAccount(api: ApiClient, body: Record<string, unknown> = {}): Promise<any> {
   return expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash', ...body }), 201)

@@ -1,26 +1,15 @@
-import type { RunningServer } from '@hearth/server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
-import { createCategory, createGroup } from './catalog-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
+import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
 import {
   bulkCreate,
   createAccount,
   createTransaction,
   expectBalancesExact,
-  expectProblem,
-  expectStatus,
-  H,
   listAll,
 } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 /**
  * The ledger issue's acceptance walk, end to end as an outside client sees it, with the
@@ -28,7 +17,7 @@ afterAll(async () => {
  */
 describe('the ledger walked end to end over HTTP', () => {
   it('keeps every balance exact through accounts, transfers, imports, reconcile, close and delete', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const exact = async (...ids: string[]) => {
       for (const id of ids) await expectBalancesExact(api, id)
     }

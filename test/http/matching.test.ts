@@ -1,28 +1,17 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiClient, newOwner, startTestServer } from '../src/index.ts'
-import { createCategory, createGroup } from './catalog-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { type ApiClient, useTestServer } from '../src/index.ts'
+import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
 import {
   bulkCreate,
   createAccount,
   createTransaction,
   expectBalancesExact,
-  expectProblem,
-  expectStatus,
   getAccount,
-  H,
   listAll,
 } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 /** An account with one hand-entered row carrying payee, category, memo and a tag. */
 async function withHandEntered(api: ApiClient) {
@@ -45,7 +34,7 @@ const get = async (api: ApiClient, id: string) => expectStatus(await api.get(`${
 
 describe('bank imports and matching over HTTP', () => {
   it('matches an import with its one hand-entered twin, unmatches it, and re-imports without duplicates', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, food, tag, hand } = await withHandEntered(api)
     expect(account.bankFed).toBe(false)
     const bankRows = [
@@ -122,7 +111,7 @@ describe('bank imports and matching over HTTP', () => {
   })
 
   it('lists twins of the other kind as match candidates and matches by hand from either side', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, hand } = await withHandEntered(api)
     const other = await createAccount(api, { name: 'Other' })
     const far = await createTransaction(api, account.id, { date: '2025-03-20', amountCents: -4_250 })
@@ -167,9 +156,9 @@ describe('bank imports and matching over HTTP', () => {
   })
 
   it('refuses matches that do not qualify with stable codes', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, hand } = await withHandEntered(api)
-    const foreign = await withHandEntered((await newOwner(server)).api)
+    const foreign = await withHandEntered((await server.newOwner()).api)
     const otherHand = await createTransaction(api, account.id, { date: '2025-03-04', amountCents: -4_250 })
     const bank = await createTransaction(api, account.id, {
       date: '2025-03-04',
@@ -209,7 +198,7 @@ describe('bank imports and matching over HTTP', () => {
   })
 
   it('refuses to unmatch a reconciled pair with 409', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, hand } = await withHandEntered(api)
     await bulkCreate(api, [
       { accountId: account.id, date: '2025-03-04', amountCents: -4_250, importedId: 'r-1' },
@@ -227,7 +216,7 @@ describe('bank imports and matching over HTTP', () => {
   })
 
   it('leaves the possible-duplicate marker when several twins exist, which dismiss-match clears', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { account, hand } = await withHandEntered(api)
     const twin = await createTransaction(api, account.id, { date: '2025-03-06', amountCents: -4_250 })
     const result = await bulkCreate(api, [

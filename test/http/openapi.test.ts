@@ -1,17 +1,9 @@
-import type { RunningServer } from '@hearth/server'
 import { createApp } from '@hearth/server'
 import pino from 'pino'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiClient, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { apiClient, useTestServer } from '../src/index.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 /** Routes that are plumbing rather than API: the document itself and the reference page. */
 const UNDOCUMENTED = new Set([

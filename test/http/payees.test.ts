@@ -1,21 +1,13 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
 import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 describe('payees over HTTP', () => {
   it('creates a payee with its normalized name and reads it back', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const payee = expectStatus(await api.post(`${H}/payees`, { name: '  Café  Crème ' }), 201)
     expect(payee).toMatchObject({
       id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -29,7 +21,7 @@ describe('payees over HTTP', () => {
   })
 
   it('takes a client id and a default category', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const group = await createGroup(api, 'G')
     const food = await createCategory(api, group.id, 'Food')
     const id = ulid()
@@ -42,7 +34,7 @@ describe('payees over HTTP', () => {
   })
 
   it('lists live payees by normalized name, not wrapped in pages', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     for (const name of ['zebra', 'Äpfel', 'banana']) await api.post(`${H}/payees`, { name })
     const list = expectStatus(await api.get(`${H}/payees`), 200)
     expect(list.items.map((p: any) => p.name)).toEqual(['Äpfel', 'banana', 'zebra'])
@@ -50,7 +42,7 @@ describe('payees over HTTP', () => {
   })
 
   it('recomputes normalizedName on rename', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const payee = expectStatus(await api.post(`${H}/payees`, { name: 'AMAZON.COM*MK1AB2' }), 201)
     expect(payee.normalizedName).toBe('amazon com mk1ab2')
     const renamed = expectStatus(
@@ -70,7 +62,7 @@ describe('payees over HTTP', () => {
   })
 
   it('refuses a name whose normalized form another live payee has with 409 PAYEE_NAME_TAKEN', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const holder = expectStatus(await api.post(`${H}/payees`, { name: "McDonald's" }), 201)
     const body = expectProblem(await api.post(`${H}/payees`, { name: 'mcdonalds' }), 409, 'PAYEE_NAME_TAKEN')
     expect(body.payeeId).toBe(holder.id)
@@ -79,7 +71,7 @@ describe('payees over HTTP', () => {
   })
 
   it('sets and clears the default category, refusing a missing one with 404', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const group = await createGroup(api, 'G')
     const fuel = await createCategory(api, group.id, 'Fuel')
     const payee = expectStatus(await api.post(`${H}/payees`, { name: 'Shell' }), 201)
@@ -99,7 +91,7 @@ describe('payees over HTTP', () => {
   })
 
   it('refuses bad input with 400 VALIDATION_FAILED', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const payee = expectStatus(await api.post(`${H}/payees`, { name: 'P' }), 201)
     expectProblem(await api.post(`${H}/payees`, {}), 400, 'VALIDATION_FAILED')
     expectProblem(await api.post(`${H}/payees`, { name: 'x'.repeat(201) }), 400, 'VALIDATION_FAILED')
@@ -119,7 +111,7 @@ describe('payees over HTTP', () => {
   })
 
   it('soft-deletes a payee, hides it, and frees its name', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const payee = expectStatus(await api.post(`${H}/payees`, { name: 'Gone' }), 201)
     expect((await api.delete(`${H}/payees/${payee.id}`)).status).toBe(204)
     expectProblem(await api.get(`${H}/payees/${payee.id}`), 404, 'NOT_FOUND')
@@ -131,8 +123,8 @@ describe('payees over HTTP', () => {
   })
 
   it("answers 404 for another household's payee", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const payee = expectStatus(await a.api.post(`${H}/payees`, { name: 'Secret' }), 201)
     expectProblem(await b.api.get(`${H}/payees/${payee.id}`), 404, 'NOT_FOUND')
     expectProblem(await b.api.patch(`${H}/payees/${payee.id}`, { name: 'Mine' }), 404, 'NOT_FOUND')
@@ -144,8 +136,8 @@ describe('payees over HTTP', () => {
   })
 
   it('needs read:payees to read and write:payees to change', async () => {
-    const reader = await newOwner(server, ['read:payees'])
-    const writer = await newOwner(server, ['write:payees'])
+    const reader = await server.newOwner(['read:payees'])
+    const writer = await server.newOwner(['write:payees'])
     expectProblem(await reader.api.post(`${H}/payees`, { name: 'X' }), 403, 'INSUFFICIENT_SCOPE')
     expectProblem(await reader.api.patch(`${H}/payees/${ulid()}`, { name: 'X' }), 403, 'INSUFFICIENT_SCOPE')
     expectProblem(await reader.api.delete(`${H}/payees/${ulid()}`), 403, 'INSUFFICIENT_SCOPE')

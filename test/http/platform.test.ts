@@ -1,15 +1,7 @@
-import type { RunningServer } from '@hearth/server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiClient, newMember, newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { apiClient, useTestServer } from '../src/index.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 function expectProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string) {
   expect(res.status).toBe(status)
@@ -29,7 +21,7 @@ describe('authentication', () => {
   })
 
   it('answers 401 once a key is revoked over HTTP', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const created = await owner.api.post('/users/me/api-keys', { name: 'temp', scopes: ['read:profile'] })
     const temp = apiClient(server.url, created.body.key)
     expect((await temp.get('/users/me')).status).toBe(200)
@@ -40,7 +32,7 @@ describe('authentication', () => {
 
 describe('scopes and membership', () => {
   it('answers 403 INSUFFICIENT_SCOPE naming the scope when the key lacks it', async () => {
-    const owner = await newOwner(server, ['read:profile'])
+    const owner = await server.newOwner(['read:profile'])
     const res = await owner.api.get('/households/current')
     expectProblem(res, 403, 'INSUFFICIENT_SCOPE')
     expect(res.body.requiredScope).toBe('read:households')
@@ -48,13 +40,13 @@ describe('scopes and membership', () => {
   })
 
   it('checks the scope before reading the body', async () => {
-    const owner = await newOwner(server, ['read:households'])
+    const owner = await server.newOwner(['read:households'])
     expectProblem(await owner.api.patch('/households/current', '{broken'), 403, 'INSUFFICIENT_SCOPE')
   })
 
   it("answers 404 for another household's id, the same as for one that does not exist", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const foreign = await a.api.get(`/households/${b.householdId}`)
     expectProblem(foreign, 404, 'NOT_FOUND')
     expectProblem(await a.api.get(`/households/${b.householdId}/members`), 404, 'NOT_FOUND')
@@ -63,15 +55,15 @@ describe('scopes and membership', () => {
   })
 
   it('resolves current to the caller’s default household', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const res = await owner.api.get('/households/current')
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ id: owner.householdId, baseCurrency: 'USD', timeZone: 'UTC' })
   })
 
   it('lets an owner patch the household and refuses a member with 403', async () => {
-    const owner = await newOwner(server)
-    const member = await newMember(server, owner, 'member')
+    const owner = await server.newOwner()
+    const member = await server.newMember(owner, 'member')
     expectProblem(await member.api.patch('/households/current', { name: 'Taken over' }), 403, 'OWNER_ONLY')
     const res = await owner.api.patch('/households/current', { name: 'Renamed', baseCurrency: 'EUR' })
     expect(res.status).toBe(200)
@@ -80,8 +72,8 @@ describe('scopes and membership', () => {
   })
 
   it('lists members with their roles', async () => {
-    const owner = await newOwner(server)
-    const member = await newMember(server, owner, 'member')
+    const owner = await server.newOwner()
+    const member = await server.newMember(owner, 'member')
     const res = await owner.api.get('/households/current/members')
     expect(res.status).toBe(200)
     expect(res.body.items).toEqual([
@@ -93,19 +85,19 @@ describe('scopes and membership', () => {
 
 describe('errors', () => {
   it('answers malformed JSON with 400 MALFORMED_JSON', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     expectProblem(await owner.api.patch('/households/current', '{"name": '), 400, 'MALFORMED_JSON')
   })
 
   it('refuses unknown fields and lists each one', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const res = await owner.api.patch('/households/current', { name: 'X', colour: 'red', extra: 1 })
     expectProblem(res, 400, 'VALIDATION_FAILED')
     expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(['colour', 'extra'])
   })
 
   it('lists invalid field values with their paths', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const res = await owner.api.patch('/households/current', {
       baseCurrency: 'euro',
       timeZone: 'Mars/Olympus',
@@ -115,12 +107,12 @@ describe('errors', () => {
   })
 
   it('answers an unknown route with 404 ROUTE_NOT_FOUND', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     expectProblem(await owner.api.get('/no/such/route'), 404, 'ROUTE_NOT_FOUND')
   })
 
   it('answers a body that is not JSON with 415', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const res = await owner.api.request('PATCH', '/households/current', 'name=x', {
       'content-type': 'text/plain',
     })
@@ -128,7 +120,7 @@ describe('errors', () => {
   })
 
   it('answers an oversized body with 413', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const res = await owner.api.patch('/users/me/preferences', { blob: 'x'.repeat(1024 * 1024 + 10) })
     expectProblem(res, 413, 'PAYLOAD_TOO_LARGE')
   })
@@ -141,7 +133,7 @@ describe('errors', () => {
 
 describe('Idempotency-Key', () => {
   it('replays the stored response for a retry with the same body', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const headers = { 'idempotency-key': `create-key-${owner.userId}` }
     const body = { name: 'ci key', scopes: ['read:profile'] }
     const first = await owner.api.post('/users/me/api-keys', body, headers)
@@ -157,7 +149,7 @@ describe('Idempotency-Key', () => {
   })
 
   it('refuses the same key with another body with 422 IDEMPOTENCY_KEY_REUSED', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const headers = { 'idempotency-key': 'rename-1' }
     expect((await owner.api.patch('/households/current', { name: 'One' }, headers)).status).toBe(200)
     const res = await owner.api.patch('/households/current', { name: 'Two' }, headers)
@@ -166,7 +158,7 @@ describe('Idempotency-Key', () => {
   })
 
   it('runs two concurrent requests with one key once: the second waits and replays the first', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const headers = { 'idempotency-key': `race-${owner.userId}` }
     const body = { name: 'Raced', scopes: ['read:tags'] }
     const [a, b] = await Promise.all([
@@ -181,8 +173,8 @@ describe('Idempotency-Key', () => {
   })
 
   it('keeps keys per caller: another user may use the same key value', async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const headers = { 'idempotency-key': 'shared-value' }
     expect((await a.api.patch('/households/current', { name: 'A' }, headers)).status).toBe(200)
     const res = await b.api.patch('/households/current', { name: 'B' }, headers)
@@ -192,7 +184,7 @@ describe('Idempotency-Key', () => {
   })
 
   it('replays a stored client error rather than running the request again', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const headers = { 'idempotency-key': 'bad-currency' }
     const first = await owner.api.patch('/households/current', { baseCurrency: 'nope' }, headers)
     expect(first.status).toBe(400)

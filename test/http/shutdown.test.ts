@@ -1,11 +1,12 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { apiClient, newOwner, startTestServer } from '../src/index.ts'
+import { apiClient, useTestServer } from '../src/index.ts'
+
+const server = useTestServer()
 
 describe('graceful shutdown', () => {
   it('finishes a request in flight, then refuses new connections', async () => {
-    const server = await startTestServer()
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const body = JSON.stringify({ name: 'Renamed during shutdown' })
     const url = new URL(`${server.url}/households/current`)
     let finish!: () => void

@@ -1,17 +1,9 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiClient, newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { apiClient, useTestServer } from '../src/index.ts'
 import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const EN_GROUPS = ['Bills', 'Everyday', 'True Expenses', 'Quality of Life', 'Savings Goals', 'Income']
 const DE_GROUPS = ['Fixkosten', 'Alltag', 'Unregelmäßige Ausgaben', 'Freizeit', 'Sparziele', 'Einnahmen']
@@ -23,7 +15,7 @@ async function postEmpty(token: string) {
 
 describe('POST H/starter-pack', () => {
   it('seeds the English pack with no body and answers 201 with what it created', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const body = expectStatus(await postEmpty(api.token), 201)
     expect(body.language).toBe('en')
     expect(body.created.groups.map((g: any) => g.name)).toEqual(EN_GROUPS)
@@ -38,7 +30,7 @@ describe('POST H/starter-pack', () => {
   })
 
   it('creates nothing the second time and reports every row as skipped', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const first = expectStatus(await api.post(`${H}/starter-pack`, {}), 201)
     const second = expectStatus(await api.post(`${H}/starter-pack`, {}), 201)
     expect(second.created).toEqual({ groups: [], categories: [] })
@@ -51,7 +43,7 @@ describe('POST H/starter-pack', () => {
   })
 
   it('uses German names for a household whose data language is de, and stays idempotent', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     expectStatus(await api.patch(H, { dataLanguage: 'de' }), 200)
     const first = expectStatus(await api.post(`${H}/starter-pack`, {}), 201)
     expect(first.language).toBe('de')
@@ -65,7 +57,7 @@ describe('POST H/starter-pack', () => {
   })
 
   it('falls back to English for a language the pack lacks', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     expectStatus(await api.patch(H, { dataLanguage: 'nl' }), 200)
     const body = expectStatus(await api.post(`${H}/starter-pack`, {}), 201)
     expect(body.language).toBe('en')
@@ -73,7 +65,7 @@ describe('POST H/starter-pack', () => {
   })
 
   it('reuses existing groups and skips existing categories by name, ignoring case', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const bills = await createGroup(api, 'bills')
     const mine = await createGroup(api, 'Mine')
     const groceries = await createCategory(api, mine.id, 'GROCERIES')
@@ -87,7 +79,7 @@ describe('POST H/starter-pack', () => {
   })
 
   it('accepts a client seed id; reusing it after deleting what it made answers 409', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const seedId = ulid()
     const first = expectStatus(await api.post(`${H}/starter-pack`, { seedId }), 201)
     expect(expectStatus(await api.post(`${H}/starter-pack`, { seedId }), 201).created.categories).toEqual([])
@@ -99,7 +91,7 @@ describe('POST H/starter-pack', () => {
   })
 
   it('refuses unknown fields and a malformed seed id with 400', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     expectProblem(await api.post(`${H}/starter-pack`, { language: 'de' }), 400, 'VALIDATION_FAILED')
     expectProblem(await api.post(`${H}/starter-pack`, { seedId: 'nope' }), 400, 'VALIDATION_FAILED')
     expectProblem(await api.post(`${H}/starter-pack`, '{broken'), 400, 'MALFORMED_JSON')
@@ -107,14 +99,14 @@ describe('POST H/starter-pack', () => {
   })
 
   it('needs write:categories', async () => {
-    const reader = await newOwner(server, ['read:categories'])
+    const reader = await server.newOwner(['read:categories'])
     expectProblem(await reader.api.post(`${H}/starter-pack`, {}), 403, 'INSUFFICIENT_SCOPE')
     expect(expectStatus(await reader.api.get(`${H}/category-groups`), 200).items).toEqual([])
   })
 
   it("answers 404 for a household the caller is not in, and never touches another household's rows", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     expectProblem(await b.api.post(`/households/${a.householdId}/starter-pack`, {}), 404, 'NOT_FOUND')
     expect(expectStatus(await a.api.get(`${H}/category-groups`), 200).items).toEqual([])
     expectStatus(await b.api.post(`${H}/starter-pack`, {}), 201)

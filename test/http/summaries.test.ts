@@ -1,23 +1,16 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
-import { createAccount, createTransaction, expectProblem, expectStatus, H } from './ledger-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
+import { expectProblem, expectStatus, H } from './catalog-fixture.ts'
+import { createAccount, createTransaction } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
 
 describe('daily summary over HTTP', () => {
   it('converts to the base currency with the household rates and lists face values per currency', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const opening = { openingBalanceCents: 100_000, openingBalanceDate: '2025-03-01' }
     const usd = await createAccount(api, { name: 'Dollars', ...opening })
     const usd2 = await createAccount(api, { name: 'More dollars' })
@@ -87,7 +80,7 @@ describe('daily summary over HTTP', () => {
   })
 
   it('covers at most 92 days and refuses bad windows with 400', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const path = `${H}/transactions/daily-summary`
     expect(
       expectStatus(await api.get(`${path}?fromDate=2025-01-01&toDate=2025-04-02`), 200).days,
@@ -109,7 +102,7 @@ describe('daily summary over HTTP', () => {
 
 describe('exchange rates over HTTP', () => {
   it('sets, lists, replaces and deletes rates per ordered currency pair', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const first = expectStatus(await api.put(`${H}/exchange-rates/EUR/USD`, { rate: '1.0825' }), 200)
     expect(first).toMatchObject({ fromCurrency: 'EUR', toCurrency: 'USD', rate: '1.0825' })
     expectStatus(await api.put(`${H}/exchange-rates/GBP/USD`, { rate: 1.27 }), 200)
@@ -125,13 +118,13 @@ describe('exchange rates over HTTP', () => {
     expectProblem(await api.delete(`${H}/exchange-rates/EUR/USD`), 404, 'NOT_FOUND')
     expect(expectStatus(await api.get(`${H}/exchange-rates`), 200).items).toHaveLength(1)
 
-    const other = await newOwner(server)
+    const other = await server.newOwner()
     expect(expectStatus(await other.api.get(`${H}/exchange-rates`), 200).items).toEqual([])
     expectProblem(await other.api.delete(`${H}/exchange-rates/GBP/USD`), 404, 'NOT_FOUND')
   })
 
   it('refuses bad rates and pairs with 400', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     for (const rate of ['abc', '0', '0.000', '-1', -1, '1e3', '', '1.1234567890123']) {
       expectProblem(await api.put(`${H}/exchange-rates/EUR/USD`, { rate }), 400, 'VALIDATION_FAILED')
     }
@@ -146,8 +139,8 @@ describe('exchange rates over HTTP', () => {
   })
 
   it('needs read:transactions to list and write:transactions to change', async () => {
-    const reader = await newOwner(server, ['read:transactions'])
-    const writer = await newOwner(server, ['write:transactions'])
+    const reader = await server.newOwner(['read:transactions'])
+    const writer = await server.newOwner(['write:transactions'])
     expectProblem(
       await reader.api.put(`${H}/exchange-rates/EUR/USD`, { rate: '1' }),
       403,
@@ -161,7 +154,7 @@ describe('exchange rates over HTTP', () => {
 
 describe('stale pending count over HTTP', () => {
   it('counts hand-entered rows still pending at least N days on bank-fed accounts', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const fed = await createAccount(api, { name: 'Fed', bankFed: true })
     const manual = await createAccount(api, { name: 'Cash box' })
     await createTransaction(api, fed.id, { date: dayOffset(-10) })

@@ -1,21 +1,13 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
 import { expectProblem, expectStatus, H, labelTransaction } from './catalog-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 describe('tags over HTTP', () => {
   it('creates a Tag object, colour optional and stored in lower case', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const tag = expectStatus(await api.post(`${H}/tags`, { name: ' Vacation ', color: '#FFAA00' }), 201)
     expect(tag).toEqual({
       id: expect.stringMatching(/^[0-9A-HJKMNP-TV-Z]{26}$/),
@@ -33,7 +25,7 @@ describe('tags over HTTP', () => {
   })
 
   it('lists tags as a bare array, by name ignoring case', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     for (const name of ['work', 'Business', 'alpha']) await api.post(`${H}/tags`, { name })
     const list = expectStatus(await api.get(`${H}/tags`), 200)
     expect(Array.isArray(list)).toBe(true)
@@ -41,7 +33,7 @@ describe('tags over HTTP', () => {
   })
 
   it('renames and recolours a tag, and clears its colour with null', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const tag = expectStatus(await api.post(`${H}/tags`, { name: 'Old', color: '#000000' }), 201)
     const renamed = expectStatus(
       await api.patch(`${H}/tags/${tag.id}`, { name: 'New', color: '#ABCDEF' }),
@@ -55,7 +47,7 @@ describe('tags over HTTP', () => {
   })
 
   it('refuses a duplicate name in any case with 409 TAG_NAME_TAKEN', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const tag = expectStatus(await api.post(`${H}/tags`, { name: 'Trip' }), 201)
     const body = expectProblem(await api.post(`${H}/tags`, { name: 'TRIP' }), 409, 'TAG_NAME_TAKEN')
     expect(body.tagId).toBe(tag.id)
@@ -65,7 +57,7 @@ describe('tags over HTTP', () => {
   })
 
   it('refuses bad input with 400 VALIDATION_FAILED', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const tag = expectStatus(await api.post(`${H}/tags`, { name: 'T' }), 201)
     expectProblem(await api.post(`${H}/tags`, { name: '' }), 400, 'VALIDATION_FAILED')
     expectProblem(await api.post(`${H}/tags`, { name: 'X', color: 'red' }), 400, 'VALIDATION_FAILED')
@@ -74,7 +66,7 @@ describe('tags over HTTP', () => {
   })
 
   it('deletes a tag: it leaves the list, its transaction links go, its name is free', async () => {
-    const { api, householdId } = await newOwner(server)
+    const { api, householdId } = await server.newOwner()
     const tag = expectStatus(await api.post(`${H}/tags`, { name: 'Doomed' }), 201)
     const keep = expectStatus(await api.post(`${H}/tags`, { name: 'Kept' }), 201)
     const links = await labelTransaction(server.store, householdId, 'tag', tag.id)
@@ -90,8 +82,8 @@ describe('tags over HTTP', () => {
   })
 
   it("answers 404 for another household's tag", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const tag = expectStatus(await a.api.post(`${H}/tags`, { name: 'Mine' }), 201)
     expectProblem(await b.api.patch(`${H}/tags/${tag.id}`, { name: 'Stolen' }), 404, 'NOT_FOUND')
     expectProblem(await b.api.delete(`${H}/tags/${tag.id}`), 404, 'NOT_FOUND')
@@ -101,8 +93,8 @@ describe('tags over HTTP', () => {
   })
 
   it('needs read:tags to list and write:tags to change', async () => {
-    const reader = await newOwner(server, ['read:tags'])
-    const writer = await newOwner(server, ['write:tags'])
+    const reader = await server.newOwner(['read:tags'])
+    const writer = await server.newOwner(['write:tags'])
     expectProblem(await reader.api.post(`${H}/tags`, { name: 'X' }), 403, 'INSUFFICIENT_SCOPE')
     expectProblem(await reader.api.patch(`${H}/tags/${ulid()}`, { name: 'X' }), 403, 'INSUFFICIENT_SCOPE')
     expectProblem(await reader.api.delete(`${H}/tags/${ulid()}`), 403, 'INSUFFICIENT_SCOPE')

@@ -1,26 +1,10 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiClient, newOwner, startTestServer } from '../src/index.ts'
-import { createCategory, createGroup } from './catalog-fixture.ts'
-import {
-  bulkCreate,
-  createAccount,
-  expectBalancesExact,
-  expectProblem,
-  expectStatus,
-  H,
-  listAll,
-} from './ledger-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { type ApiClient, useTestServer } from '../src/index.ts'
+import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
+import { bulkCreate, createAccount, expectBalancesExact, listAll } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 type Row = Record<string, any>
 type Predicate = (row: Row) => boolean
@@ -115,7 +99,7 @@ async function seedLedger(api: ApiClient) {
 
 describe('listing transactions over HTTP', () => {
   it('pages through 1,000 rows with every filter while rows are inserted, skipping and repeating none', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const seed = await seedLedger(api)
     const known = new Map<string, Row>()
     for (const row of await listAll(api)) known.set(row.id, row)
@@ -266,7 +250,7 @@ describe('listing transactions over HTTP', () => {
   }, 300_000)
 
   it('defaults to 50 rows, caps limit at 100 and refuses a limit below 1 or not whole', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const account = await createAccount(api)
     await bulkCreate(
       api,
@@ -298,7 +282,7 @@ describe('listing transactions over HTTP', () => {
   })
 
   it('refuses bad filters with 400 and a stable code', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const ids = (n: number) => Array.from({ length: n }, () => ulid()).join(',')
     expect(
       expectStatus(await api.get(`${H}/transactions?flagIds=${ids(20)}&tagIds=${ids(20)}`), 200).items,

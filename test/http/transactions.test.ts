@@ -1,31 +1,15 @@
 import { operations, runMutation, SCOPES } from '@hearth/engine'
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer, type TestMember } from '../src/index.ts'
-import { createCategory, createGroup } from './catalog-fixture.ts'
-import {
-  createAccount,
-  createTransaction,
-  expectBalancesExact,
-  expectProblem,
-  expectStatus,
-  H,
-  listAll,
-} from './ledger-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { type TestMember, useTestServer } from '../src/index.ts'
+import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
+import { createAccount, createTransaction, expectBalancesExact, listAll } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 /** A household with an account, two categories, two tags and the default flags. */
 async function household(member?: TestMember) {
-  const owner = member ?? (await newOwner(server))
+  const owner = member ?? (await server.newOwner())
   const { api } = owner
   const account = await createAccount(api, { openingBalanceCents: 50_000, openingBalanceDate: '2025-01-01' })
   const group = await createGroup(api, 'Everyday')
@@ -347,7 +331,7 @@ describe('category suggestions over HTTP', () => {
 describe('transaction access over HTTP', () => {
   it("answers 404 for another household's transaction on every route", async () => {
     const a = await household()
-    const b = await newOwner(server)
+    const b = await server.newOwner()
     const row = await createTransaction(a.api, a.account.id, { tagIds: [a.trip.id] })
     const path = `${H}/transactions/${row.id}`
     expectProblem(await b.api.get(path), 404, 'NOT_FOUND')
@@ -373,8 +357,8 @@ describe('transaction access over HTTP', () => {
   })
 
   it('needs read:transactions to read and write:transactions to change', async () => {
-    const reader = await newOwner(server, ['read:transactions'])
-    const writer = await newOwner(server, ['write:transactions'])
+    const reader = await server.newOwner(['read:transactions'])
+    const writer = await server.newOwner(['write:transactions'])
     const id = ulid()
     const path = `${H}/transactions/${id}`
     const writes: [string, string, unknown?][] = [

@@ -1,25 +1,10 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ApiClient, newOwner, startTestServer } from '../src/index.ts'
-import { createCategory, createGroup } from './catalog-fixture.ts'
-import {
-  createAccount,
-  createTransaction,
-  expectBalancesExact,
-  expectProblem,
-  expectStatus,
-  H,
-} from './ledger-fixture.ts'
+import { describe, expect, it } from 'vitest'
+import { type ApiClient, useTestServer } from '../src/index.ts'
+import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
+import { createAccount, createTransaction, expectBalancesExact } from './ledger-fixture.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 async function twoAccounts(api: ApiClient) {
   const checking = await createAccount(api, {
@@ -36,7 +21,7 @@ const transfer = (api: ApiClient, body: Record<string, unknown>) =>
 
 describe('transfers over HTTP', () => {
   it('books two legs of opposite amounts sharing one transfer group', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { checking, savings } = await twoAccounts(api)
     const fromTransactionId = ulid()
     const res = expectStatus(
@@ -83,10 +68,10 @@ describe('transfers over HTTP', () => {
   })
 
   it('refuses transfers that cannot be booked with stable codes', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { checking, savings } = await twoAccounts(api)
     const euros = await createAccount(api, { name: 'Euro', currency: 'EUR' })
-    const foreign = await createAccount((await newOwner(server)).api)
+    const foreign = await createAccount((await server.newOwner()).api)
     const base = { fromAccountId: checking.id, toAccountId: savings.id, amountCents: 100, date: '2025-03-01' }
     expectProblem(await transfer(api, { ...base, toAccountId: checking.id }), 400, 'TRANSFER_SAME_ACCOUNT')
     expectProblem(await transfer(api, { ...base, toAccountId: euros.id }), 400, 'TRANSFER_CURRENCY_MISMATCH')
@@ -111,7 +96,7 @@ describe('transfers over HTTP', () => {
 
 describe('linking and unlinking transfers over HTTP', () => {
   it('lists candidates, links two rows, and unlinks them keeping payee and category', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { checking, savings } = await twoAccounts(api)
     const group = await createGroup(api, 'Moves')
     const category = await createCategory(api, group.id, 'Savings goal')
@@ -157,7 +142,7 @@ describe('linking and unlinking transfers over HTTP', () => {
   })
 
   it('refuses rows that cannot be legs, and unlinking while a leg is reconciled', async () => {
-    const { api } = await newOwner(server)
+    const { api } = await server.newOwner()
     const { checking, savings } = await twoAccounts(api)
     const out = await createTransaction(api, checking.id, { amountCents: -700, status: 'cleared' })
     const sameAccount = await createTransaction(api, checking.id, { amountCents: 700 })

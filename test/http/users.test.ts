@@ -1,19 +1,11 @@
-import type { RunningServer } from '@hearth/server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiClient, newOwner, startTestServer } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { apiClient, useTestServer } from '../src/index.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server.close()
-})
+const server = useTestServer()
 
 describe('profile', () => {
   it('reads and updates the caller’s profile', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const me = await owner.api.get('/users/me')
     expect(me.status).toBe(200)
     expect(me.body).toMatchObject({
@@ -27,15 +19,15 @@ describe('profile', () => {
   })
 
   it('refuses a default household the caller does not belong to', async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const res = await a.api.patch('/users/me', { defaultHouseholdId: b.householdId })
     expect(res.status).toBe(404)
     expect(res.body.code).toBe('NOT_FOUND')
   })
 
   it('replaces the preferences blob whole', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     await owner.api.patch('/users/me/preferences', { theme: 'dark', density: 'compact' })
     const res = await owner.api.patch('/users/me/preferences', { theme: 'light' })
     expect(res.status).toBe(200)
@@ -44,7 +36,7 @@ describe('profile', () => {
   })
 
   it('refuses preferences that are not an object', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     for (const body of [[1, 2], 'dark', 42, null]) {
       const res = await owner.api.patch('/users/me/preferences', JSON.stringify(body))
       expect(res.status, JSON.stringify(body)).toBe(400)
@@ -53,7 +45,7 @@ describe('profile', () => {
   })
 
   it('refuses preferences over 16 KiB', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const res = await owner.api.patch('/users/me/preferences', { big: 'x'.repeat(17 * 1024) })
     expect(res.status).toBe(400)
     expect(res.body.code).toBe('VALIDATION_FAILED')
@@ -62,7 +54,7 @@ describe('profile', () => {
 
 describe('API keys over HTTP', () => {
   it('returns a new key once, and never again', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const created = await owner.api.post('/users/me/api-keys', { name: 'reader', scopes: ['read:profile'] })
     expect(created.status).toBe(201)
     expect(created.body.key).toMatch(/^hth_/)
@@ -76,7 +68,7 @@ describe('API keys over HTTP', () => {
   })
 
   it('records when a key was last used', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const created = await owner.api.post('/users/me/api-keys', { name: 'used', scopes: ['read:profile'] })
     expect(created.body.lastUsedAt).toBeNull()
     await apiClient(server.url, created.body.key).get('/users/me')
@@ -87,14 +79,14 @@ describe('API keys over HTTP', () => {
   })
 
   it('refuses scopes beyond the calling key’s', async () => {
-    const owner = await newOwner(server, ['read:profile', 'write:profile'])
+    const owner = await server.newOwner(['read:profile', 'write:profile'])
     const res = await owner.api.post('/users/me/api-keys', { name: 'too much', scopes: ['write:accounts'] })
     expect(res.status).toBe(403)
     expect(res.body.code).toBe('SCOPE_NOT_GRANTABLE')
   })
 
   it('refuses unknown scopes and empty scope lists', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     for (const scopes of [['read:everything'], []]) {
       const res = await owner.api.post('/users/me/api-keys', { name: 'bad', scopes })
       expect(res.status).toBe(400)
@@ -103,7 +95,7 @@ describe('API keys over HTTP', () => {
   })
 
   it('needs write:profile to create and read:profile to list', async () => {
-    const reader = await newOwner(server, ['read:profile'])
+    const reader = await server.newOwner(['read:profile'])
     expect((await reader.api.get('/users/me/api-keys')).status).toBe(200)
     const res = await reader.api.post('/users/me/api-keys', { name: 'x', scopes: ['read:profile'] })
     expect(res.status).toBe(403)
@@ -111,8 +103,8 @@ describe('API keys over HTTP', () => {
   })
 
   it("cannot revoke another user's key", async () => {
-    const a = await newOwner(server)
-    const b = await newOwner(server)
+    const a = await server.newOwner()
+    const b = await server.newOwner()
     const created = await b.api.post('/users/me/api-keys', { name: 'b key', scopes: ['read:profile'] })
     const res = await a.api.delete(`/users/me/api-keys/${created.body.id}`)
     expect(res.status).toBe(404)

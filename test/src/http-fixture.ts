@@ -1,5 +1,5 @@
 import { operations, runMutation, SCOPES, type Scope } from '@hearth/engine'
-import { loadConfig, mintApiKey, type RunningServer, startServer } from '@hearth/server'
+import { loadConfig, mintApiKey, type RunningServer, type ServerConfig, startServer } from '@hearth/server'
 import pino from 'pino'
 import { ulid } from 'ulidx'
 import { sharedStore } from './store-fixture.ts'
@@ -27,11 +27,13 @@ export interface ApiClient {
   delete<T = any>(path: string): Promise<ApiResponse<T>>
 }
 
-/** Starts the real server on a random port over this worker's shared store. */
-export async function startTestServer(): Promise<RunningServer> {
+/** Starts the real server on a random port (unless `config` names one) over this worker's shared store. */
+export async function startTestServer(config: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const store = await sharedStore()
-  const config = { ...loadConfig({}), port: 0, host: '127.0.0.1' }
-  return startServer(config, { store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) })
+  return startServer(
+    { ...loadConfig({}), port: 0, host: '127.0.0.1', ...config },
+    { store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) },
+  )
 }
 
 /** Binds a client to a server URL and a bearer token (or none). */

@@ -1,3 +1,3 @@
 export * from './http-fixture.ts'
-export * from './store-fixture.ts'
-export * from './variant.ts'
+export * from './store.ts'
+export * from './test-server.ts'

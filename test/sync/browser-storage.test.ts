@@ -10,21 +10,13 @@ import {
   type SocketLike,
 } from '@hearth/client'
 import { TYPE_PARSERS, wrapPGlite } from '@hearth/engine'
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { newOwner, startTestServer, type TestMember } from '../src/index.ts'
+import { type TestMember, useTestServer } from '../src/index.ts'
 import { expectConverged, newDeviceFolder } from './devices.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = useTestServer()
 
 /** The browser platform under fake-indexeddb; only the socket comes from `ws`, as Node 20 has none. */
 const platform: HearthPlatform = {
@@ -65,7 +57,7 @@ function open(member: TestMember, store: string, on = platform): Promise<Hearth>
 
 describe('browser storage (idb:// and the IndexedDB queue)', () => {
   it('keeps the replica and unsent mutations in IndexedDB across a restart, and syncs them once', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const store = `idb://hearth-${ulid()}`
     const first = await open(owner, store, await seededPlatform())
     await first.sync.whenSynced()

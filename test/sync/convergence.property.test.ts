@@ -1,27 +1,12 @@
 import type { Hearth } from '@hearth/client'
 import { EngineError } from '@hearth/engine'
-import { loadConfig, type RunningServer, startServer } from '@hearth/server'
 import fc from 'fast-check'
-import pino from 'pino'
 import { ulid } from 'ulidx'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, sharedStore, type TestMember } from '../src/index.ts'
+import { describe, expect, it } from 'vitest'
+import { type TestMember, useTestServer } from '../src/index.ts'
 import { closeDevices, expectConverged, newDevice, unbalancedAccounts } from './devices.ts'
 
-let server: RunningServer
-
-/** A server on `port` over the worker's store: restarting it keeps the devices' URL. */
-async function start(port = 0): Promise<RunningServer> {
-  const config = { ...loadConfig({}), port, host: '127.0.0.1' }
-  return startServer(config, { store: await sharedStore(), logger: pino({ level: 'silent' }) })
-}
-
-beforeAll(async () => {
-  server = await start()
-})
-afterAll(async () => {
-  await server?.close()
-})
+const server = useTestServer()
 
 const DEVICES = 3
 const OPS = [
@@ -120,11 +105,7 @@ async function run(owner: TestMember, steps: Step[]): Promise<void> {
       else if (s.kind === 'disconnect') await devices[s.device]!.sync.disconnect()
       else if (s.kind === 'reconnect') devices[s.device]!.sync.connect()
       else if (s.kind === 'pause') await new Promise((resolve) => setTimeout(resolve, s.ms))
-      else {
-        const port = server.port
-        await server.close()
-        server = await start(port)
-      }
+      else await server.restart()
     }
     for (const d of devices) d.sync.connect()
     await expectConverged(server, owner.householdId, devices)
@@ -140,7 +121,7 @@ describe('convergence under random schedules', () => {
   it('brings every replica to the server’s exact rows, with balances that add up', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 15, maxLength: 40 }), async (steps) => {
-        const owner = await newOwner(server)
+        const owner = await server.newOwner()
         await run(owner, steps)
       }),
       { numRuns: Number(process.env.SYNC_PROPERTY_RUNS ?? 4), endOnFailure: true },

@@ -1,33 +1,17 @@
-import { loadConfig, type RunningServer, startServer } from '@hearth/server'
-import pino from 'pino'
 import { ulid } from 'ulidx'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, sharedStore, TEST_DATABASE_URL } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { TEST_DATABASE_URL, useTestServer } from '../src/index.ts'
 import { closeDevice, closeDevices, eventually, expectConverged, newDevice } from './devices.ts'
 
-let first: RunningServer
-let second: RunningServer
-
-/** A server over this worker's store; on PostgreSQL it LISTENs for the other instance's writes. */
-async function instance(): Promise<RunningServer> {
-  const config = { ...loadConfig({}), port: 0, host: '127.0.0.1', databaseUrl: TEST_DATABASE_URL }
-  return startServer(config, { store: await sharedStore(), logger: pino({ level: 'silent' }) })
-}
-
-beforeAll(async () => {
-  // Two server instances over one database, as two processes behind a load balancer would be.
-  first = await instance()
-  second = await instance()
-})
+// Two server instances over one database, as two processes behind a load balancer would be; on
+// PostgreSQL each LISTENs for the other's writes.
+const first = useTestServer({ databaseUrl: TEST_DATABASE_URL })
+const second = useTestServer({ databaseUrl: TEST_DATABASE_URL })
 afterEach(closeDevices)
-afterAll(async () => {
-  await first?.close()
-  await second?.close()
-})
 
 describe('several server instances', () => {
   it('shows a change pushed through one instance on a device attached to the other', async () => {
-    const owner = await newOwner(first)
+    const owner = await first.newOwner()
     const a = await newDevice(first, owner)
     const b = await newDevice(second, owner)
     await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
@@ -43,7 +27,7 @@ describe('several server instances', () => {
 
   // Several instances exist only on PostgreSQL: a PGlite folder belongs to one process.
   it.skipIf(!TEST_DATABASE_URL)('shows presence across instances, joining late and leaving', async () => {
-    const owner = await newOwner(first)
+    const owner = await first.newOwner()
     const a = await newDevice(first, owner, { deviceName: 'Phone' })
     await a.sync.whenSynced()
     a.presence.set({ screen: 'budget' })

@@ -1,20 +1,12 @@
 import { trimChangeLog } from '@hearth/engine/sync'
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, expectConverged, newDevice } from './devices.ts'
 import { rawSocket } from './socket.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(closeDevices)
-afterAll(async () => {
-  await server?.close()
-})
 
 /** Trims all of a household's change log, as the window would after long enough. */
 function trimAll(householdId: string) {
@@ -23,7 +15,7 @@ function trimAll(householdId: string) {
 
 describe('the change-log window', () => {
   it('resets a device behind the window from a snapshot after it pushed its queue', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const a = await newDevice(server, owner)
     const b = await newDevice(server, owner)
     await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
@@ -48,7 +40,7 @@ describe('the change-log window', () => {
   })
 
   it('keeps serving deltas to a device within the window', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const socket = await rawSocket(server.url)
     socket.send({
       type: 'hello',

@@ -1,25 +1,17 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { Awareness, encodeAwarenessUpdate } from 'y-protocols/awareness'
 import * as Y from 'yjs'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { useTestServer } from '../src/index.ts'
 import { closeDevice, closeDevices, eventually, newDevice } from './devices.ts'
 import { rawSocket } from './socket.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(closeDevices)
-afterAll(async () => {
-  await server?.close()
-})
 
 describe('presence', () => {
   it('shows which members and devices are online and what they share, until they leave', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const a = await newDevice(server, owner, { deviceName: 'Phone' })
     const b = await newDevice(server, owner, { deviceName: 'Laptop' })
     await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
@@ -44,7 +36,7 @@ describe('presence', () => {
   })
 
   it('stamps every state with the identity the server knows, whatever the device claims', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const b = await newDevice(server, owner)
     await b.sync.whenSynced()
     const socket = await rawSocket(server.url)

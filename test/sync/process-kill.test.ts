@@ -1,23 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { syncDb } from '@hearth/engine/sync'
-import type { RunningServer } from '@hearth/server'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, expectConverged, newDevice, newDeviceFolder } from './devices.ts'
 
-let server: RunningServer
+const server = useTestServer()
 const children: ChildProcess[] = []
 
-beforeAll(async () => {
-  server = await startTestServer()
-})
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL')
   await closeDevices()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 /** Starts a device process on `folder`; resolves with its acknowledged tag ids as they come. */
@@ -46,7 +39,7 @@ function startDeviceProcess(env: Record<string, string>) {
 
 describe('a device process killed mid-queue', () => {
   it('delivers every queued mutation exactly once after a restart', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const folder = await newDeviceFolder()
     const proc = startDeviceProcess({
       HEARTH_SERVER_URL: server.url,

@@ -1,24 +1,16 @@
 import type { Hearth, RejectedEvent } from '@hearth/client'
 import { SCOPES } from '@hearth/engine'
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { issueKey, newOwner, startTestServer } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, expectConverged, newDevice, unbalancedAccounts } from './devices.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(closeDevices)
-afterAll(async () => {
-  await server?.close()
-})
 
 /** Two synced devices of one new household. */
 async function household() {
-  const owner = await newOwner(server)
+  const owner = await server.newOwner()
   const a = await newDevice(server, owner)
   const b = await newDevice(server, owner)
   await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
@@ -136,13 +128,12 @@ describe('sync between devices', () => {
 
 describe('sync permissions', () => {
   it('refuses a mutation the device key lacks the scope for with INSUFFICIENT_SCOPE', async () => {
-    const owner = await newOwner(server)
+    const owner = await server.newOwner()
     const full = await newDevice(server, owner)
     await full.sync.whenSynced()
     const account = await newAccount(full, 1000)
     await full.sync.whenSynced()
-    const token = await issueKey(
-      server,
+    const token = await server.issueKey(
       owner.userId,
       SCOPES.filter((s) => s !== 'write:transactions'),
     )
@@ -159,8 +150,8 @@ describe('sync permissions', () => {
   })
 
   it('refuses to sync a household the key’s user is not a member of', async () => {
-    const owner = await newOwner(server)
-    const stranger = await newOwner(server)
+    const owner = await server.newOwner()
+    const stranger = await server.newOwner()
     const errors: { code: string; fatal: boolean }[] = []
     const device = await newDevice(
       server,
