@@ -8,7 +8,7 @@ export const RefIdSchema = z.string().min(1).max(64)
 
 /** A boolean that also arrives as the query-string text "true" or "false". */
 export const QueryBooleanSchema = z
-  .union([z.boolean(), z.enum(['true', 'false'])])
+  .union([z.boolean(), z.enum(['true', 'false'])], { error: 'Must be true or false.' })
   .transform((v) => v === true || v === 'true')
 
 /** A whole number that also arrives as query-string digits, bounded to [min, max]. */
