@@ -1,5 +1,5 @@
 import { engineHooks, type HouseholdSeeder, operations, runMutation, SCOPES } from '@hearth/engine'
-import { sharedStore } from '@hearth/test'
+import { sharedStore } from '@hearth/test/store'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { createRegistry } from '../mutator/registry.ts'

@@ -1,5 +1,5 @@
 import { changesSince, operations, runMutation, runQuery } from '@hearth/engine'
-import { newHousehold, sharedStore } from '@hearth/test'
+import { newHousehold, sharedStore } from '@hearth/test/store'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 

@@ -10,7 +10,7 @@ import {
   type Store,
   type Transaction,
 } from '@hearth/engine'
-import { newHousehold, sharedStore } from '@hearth/test'
+import { newHousehold, sharedStore } from '@hearth/test/store'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { expect } from 'vitest'

@@ -1,5 +1,5 @@
 import { claimOutbox, OutboxWorker, operations, retryDelayMs, runMutation } from '@hearth/engine'
-import { newHousehold, sharedStore } from '@hearth/test'
+import { newHousehold, sharedStore } from '@hearth/test/store'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 

@@ -7,7 +7,7 @@ import {
   runMutation,
   SCOPES,
 } from '@hearth/engine'
-import { tempDataDir } from '@hearth/test'
+import { tempDataDir } from '@hearth/test/store'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { afterAll, describe, expect, it } from 'vitest'

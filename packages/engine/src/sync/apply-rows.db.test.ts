@@ -11,7 +11,7 @@ import {
   type TableRows,
   undoPending,
 } from '@hearth/engine/sync'
-import { newHousehold, sharedStore } from '@hearth/test'
+import { newHousehold, sharedStore } from '@hearth/test/store'
 import type { Transaction } from 'kysely'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'

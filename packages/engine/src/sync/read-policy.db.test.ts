@@ -1,4 +1,4 @@
-import { sharedStore } from '@hearth/test'
+import { sharedStore } from '@hearth/test/store'
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { readRule } from './read-policy.ts'

@@ -6,7 +6,7 @@ import {
   runQuery,
   type Store,
 } from '@hearth/engine'
-import { newHousehold, sharedStore } from '@hearth/test'
+import { newHousehold, sharedStore } from '@hearth/test/store'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 

@@ -1,5 +1,5 @@
 import { type HouseholdContext, operations, runMutation, runQuery, type Store } from '@hearth/engine'
-import { newHousehold, sharedStore } from '@hearth/test'
+import { newHousehold, sharedStore } from '@hearth/test/store'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { STARTER_PACK } from '../starter-pack.ts'
