@@ -1,6 +1,17 @@
+import { defaultServerConditions } from 'vite'
 import { defineConfig } from 'vitest/config'
 
+/**
+ * Workspace packages resolve to their TypeScript sources under this condition (see
+ * client-sdk/package.json); published builds ignore it. Child processes that tests start inherit it.
+ */
+const SOURCE_CONDITION = 'hearth-source'
+process.env.NODE_OPTIONS = [process.env.NODE_OPTIONS, `--conditions=${SOURCE_CONDITION}`]
+  .filter(Boolean)
+  .join(' ')
+
 export default defineConfig({
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, ...defaultServerConditions] } },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

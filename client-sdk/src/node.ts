@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path'
 import { openPGliteStore } from '@hearth/engine'
-import { lockDataDir } from '@hearth/engine/node'
+import { lockDataDir } from '@hearth/engine/data-dir-lock'
 import WebSocket from 'ws'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
 import { FileQueue } from './node/file-queue.ts'
