@@ -3,10 +3,22 @@ import { runQuery } from '@hearth/engine'
 import { type DeviceMutators, type DeviceQueries, deviceMutators, deviceQueries } from '@hearth/engine/sync'
 import type { z } from 'zod'
 import { Emitter } from './emitter.ts'
+import { resolveHousehold } from './household-ref.ts'
+import { withNewIds } from './new-ids.ts'
 import { Presence, type PresenceEntry } from './presence.ts'
 import type { MutationQueue } from './queue/mutation-queue.ts'
 import { Replica } from './replica.ts'
-import { type HearthEvents, type SocketFactory, SyncConnection, type SyncStatus } from './sync-client.ts'
+import {
+  type HearthEvents,
+  type RejectedEvent,
+  type SocketFactory,
+  SyncConnection,
+  type SyncStatus,
+} from './sync-client.ts'
+import { whenSynced } from './when-synced.ts'
+
+/** How many refused mutations `sync.rejected` keeps. */
+const REJECTED_KEPT = 100
 
 /** What `createHearth` takes. */
 export interface HearthOptions {
@@ -14,7 +26,11 @@ export interface HearthOptions {
   serverUrl?: string
   /** An API key of the member this device acts for. */
   token: string
-  /** The household id this replica holds. */
+  /**
+   * The household id this replica holds, or `current` for the key's default household, which
+   * the server names once (needs `serverUrl`); a store that holds one household reopens on it
+   * offline.
+   */
   household: string
   /** `memory://` (the default), a folder in Node, or `idb://name` in browsers. */
   store?: string
@@ -45,10 +61,21 @@ type QueryResultOf<Q> = Q extends Query<z.ZodType, infer R, never> ? R : never
 export type MutateCalls = {
   [N in keyof DeviceMutators]: {
     [V in keyof DeviceMutators[N]]: (
-      args: z.input<Arg<DeviceMutators[N][V]>>,
+      args: V extends 'create' | 'bulkCreate'
+        ? NewIdsOptional<z.input<Arg<DeviceMutators[N][V]>>>
+        : z.input<Arg<DeviceMutators[N][V]>>,
     ) => Promise<ResultOf<DeviceMutators[N][V]>>
   }
 }
+
+/** A create call's arguments with the new rows' ids optional: `mutate` fills a missing one. */
+type NewIdsOptional<T> = {
+  [K in keyof T as K extends 'id' ? never : K]: T[K] extends readonly (infer E)[]
+    ? E extends { id: string }
+      ? NewIdsOptional<E>[]
+      : T[K]
+    : T[K]
+} & (T extends { id: string } ? { id?: string } : unknown)
 
 /** Every device query by its registry path (`query.tags.list()`), run on the local replica. */
 export type QueryCalls = {
@@ -78,8 +105,14 @@ export interface HearthSync {
   disconnect(): Promise<void>
   /** Asks the server for anything new now, instead of waiting for it to push. */
   pull(): void
-  /** Resolves once connected, caught up and with nothing pending. */
+  /**
+   * Resolves once connected, caught up and with nothing pending. Rejects at once with a
+   * `HearthError` when the server refused this device (its code: `UNAUTHENTICATED`,
+   * `INSUFFICIENT_SCOPE`, `NOT_FOUND`, ...), and with `SYNC_TIMEOUT` after `timeoutMs` (30 s).
+   */
   whenSynced(options?: { timeoutMs?: number }): Promise<void>
+  /** Mutations the server refused, newest first (at most 100, since this instance opened). */
+  readonly rejected: readonly RejectedEvent[]
 }
 
 /** Who else is online in the household, over the sync socket (y-protocols awareness). */
@@ -120,7 +153,8 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
   const store = await platform.openStore(location)
   let replica: Replica
   try {
-    replica = await Replica.open(store, await platform.openQueue(location, store), options.household)
+    const householdId = await resolveHousehold(options, store)
+    replica = await Replica.open(store, await platform.openQueue(location, store), householdId)
   } catch (error) {
     await store.close()
     throw error
@@ -154,8 +188,16 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
         )
       : null
 
+  const rejected: RejectedEvent[] = []
+  events.on('rejected', (event) => {
+    // A refusal the device missed is repeated at the next welcome; the history keeps it once.
+    if (rejected.some((r) => r.mutation.id === event.mutation.id)) return
+    rejected.unshift(event)
+    if (rejected.length > REJECTED_KEPT) rejected.pop()
+  })
+
   const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
-    const { mutation: queued, result } = await replica.mutate(mutator.name, args)
+    const { mutation: queued, result } = await replica.mutate(mutator.name, withNewIds(mutator, args))
     connection?.localMutation(queued)
     events.emit('change', { source: 'local' })
     return result
@@ -168,23 +210,31 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
         runQuery(store.db, q, args, replica.context(new Date())),
   ) as QueryCalls
 
-  const offline: SyncStatus = { state: 'offline', pending: 0, version: null }
   const sync: HearthSync = {
-    get status() {
+    get status(): SyncStatus {
       return (
-        connection?.status ?? { ...offline, pending: replica.pendingCount, version: replica.identity.version }
+        connection?.status ?? {
+          state: 'offline',
+          pending: replica.pendingCount,
+          version: replica.identity.version,
+          lastSyncedAt: null,
+          error: null,
+        }
       )
     },
     connect: () => connection?.connect(),
     disconnect: async () => connection?.disconnect(),
     pull: () => connection?.pull(),
-    whenSynced: (opts = {}) => whenOnline(events, () => sync.status, opts.timeoutMs ?? 30_000),
+    whenSynced: (opts = {}) => whenSynced(events, () => sync.status, opts.timeoutMs ?? 30_000),
+    get rejected() {
+      return [...rejected]
+    },
   }
 
   if (connection && options.connect !== false) connection.connect()
 
   return {
-    householdId: options.household,
+    householdId: replica.identity.householdId,
     clientId: replica.identity.clientId,
     store,
     mutate,
@@ -239,24 +289,4 @@ function mapTree<O, C>(tree: object, call: (op: O) => C): Record<string, Record<
       Object.fromEntries(Object.entries(verbs).map(([verb, op]) => [verb, call(op)])),
     ]),
   )
-}
-
-function whenOnline(
-  events: Emitter<HearthEvents>,
-  status: () => SyncStatus,
-  timeoutMs: number,
-): Promise<void> {
-  if (status().state === 'online') return Promise.resolve()
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off()
-      reject(new Error(`Not synced after ${timeoutMs} ms: ${JSON.stringify(status())}`))
-    }, timeoutMs)
-    const off = events.on('status', (s) => {
-      if (s.state !== 'online') return
-      clearTimeout(timer)
-      off()
-      resolve()
-    })
-  })
 }

@@ -32,6 +32,19 @@ export interface SyncStatus {
   pending: number
   /** The server version the replica's synced rows are at; null before the first snapshot. */
   version: number | null
+  /**
+   * When the server last confirmed this replica up to date (caught up, nothing pending), since
+   * this instance opened; null before that. Show it while offline: "last synced 5 minutes ago".
+   */
+  lastSyncedAt: Date | null
+  /** The refusal that stopped sync (a revoked key, a missing scope); null while sync can go on. */
+  error: SyncFailure | null
+}
+
+/** A refusal after which reconnecting cannot help until someone changes the key or membership. */
+export interface SyncFailure {
+  code: string
+  message: string
 }
 
 /** A pushed mutation the server refused; its local effect is gone after the next rebase. */
@@ -40,6 +53,8 @@ export interface RejectedEvent {
   code: string
   message: string
   status?: number
+  /** When this device heard of the refusal. */
+  at: Date
 }
 
 /** Everything a Hearth instance announces. */
@@ -99,6 +114,8 @@ export class SyncConnection {
   private chain: Promise<void> = Promise.resolve()
   private lastHeard = 0
   private heartbeat: ReturnType<typeof setInterval> | null = null
+  private lastSyncedAt: Date | null = null
+  private failure: SyncFailure | null = null
 
   constructor(
     private readonly replica: Replica,
@@ -115,12 +132,19 @@ export class SyncConnection {
   get status(): SyncStatus {
     const pending = this.replica.pendingCount
     const state = !this.welcomed ? 'offline' : this.caughtUp && pending === 0 ? 'online' : 'syncing'
-    return { state, pending, version: this.replica.identity.version }
+    return {
+      state,
+      pending,
+      version: this.replica.identity.version,
+      lastSyncedAt: this.lastSyncedAt,
+      error: this.failure,
+    }
   }
 
   /** Connects, and keeps reconnecting after drops until `disconnect`. */
   connect(): void {
     this.wanted = true
+    this.failure = null
     this.attempts = 0
     if (!this.socket) this.open()
   }
@@ -260,6 +284,15 @@ export class SyncConnection {
     } catch {
       throw new Error('The server sent a message this client does not understand.')
     }
+    try {
+      await this.handle(message)
+    } finally {
+      // Any word from a server that has nothing more for us confirms the replica is up to date.
+      if (this.status.state === 'online') this.lastSyncedAt = new Date()
+    }
+  }
+
+  private async handle(message: ServerMessage): Promise<void> {
     switch (message.type) {
       case 'welcome':
         return this.welcome(message)
@@ -284,8 +317,12 @@ export class SyncConnection {
         this.send({ type: 'pull', cursor: null })
         return
       case 'error':
+        if (message.fatal && TERMINAL.has(message.code)) {
+          this.wanted = false
+          this.failure = { code: message.code, message: message.message }
+        }
         this.events.emit('error', { code: message.code, message: message.message, fatal: message.fatal })
-        if (message.fatal && TERMINAL.has(message.code)) this.wanted = false
+        if (this.failure) this.emitStatus()
         return
       case 'presence':
         this.presence.receive(fromBase64(message.update))
@@ -354,6 +391,7 @@ export class SyncConnection {
         code: r.code ?? 'REJECTED',
         message: r.message ?? '',
         status: r.httpStatus,
+        at: new Date(),
       })
     }
   }
@@ -371,6 +409,7 @@ export class SyncConnection {
   }
 
   private emitStatus(): void {
+    if (this.status.state === 'online') this.lastSyncedAt = new Date()
     this.events.emit('status', this.status)
   }
 }
