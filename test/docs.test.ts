@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -86,5 +86,37 @@ describe('README configuration table', () => {
       .map(([name, paths]) => `${name} (${[...paths].join(', ')})`)
     expect(missing).toEqual([])
     expect(read.has('PORT')).toBe(true)
+  })
+})
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-')
+}
+
+describe('links between the docs', () => {
+  it('point at files and headings that exist', () => {
+    const pages = [
+      join(ROOT, 'README.md'),
+      ...readdirSync(join(ROOT, 'docs'), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name.endsWith('.md'))
+        .map((e) => join(e.parentPath, e.name)),
+    ]
+    const broken: string[] = []
+    for (const page of pages) {
+      for (const [, target] of readFileSync(page, 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue
+        const [path, anchor] = target!.split('#')
+        const file = path ? resolve(dirname(page), path) : page
+        const text = existsSync(file) ? readFileSync(file, 'utf8') : null
+        const headings = new Set([...(text ?? '').matchAll(/^#+ (.+)$/gm)].map((m) => slug(m[1]!)))
+        if (text === null || (anchor && !headings.has(anchor)))
+          broken.push(`${relative(ROOT, page)}: ${target}`)
+      }
+    }
+    expect(broken).toEqual([])
   })
 })
