@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { DataDirLockedError } from '@hearth/engine/node'
-import { loadConfig, startServer } from '@hearth/server'
+import { DataDirLockedError, openStore } from '@hearth/engine/node'
+import { loadConfig, runCli, startServer } from '@hearth/server'
 import pino from 'pino'
 import { afterAll, describe, expect, it } from 'vitest'
 import { apiClient, tempDataDir as tempDir } from './src/index.ts'
@@ -96,13 +96,22 @@ describe('embedded store lifecycle', () => {
 })
 
 describe('CLI', () => {
-  it('creates a user, a household, a member and keys, printing JSON when asked', {
-    timeout: 180_000,
-  }, async () => {
-    const env = { HEARTH_DATA_DIR: tempDataDir() }
+  it('creates a user, a household, a member and keys, printing JSON when asked', async () => {
+    const dataDir = tempDataDir()
+    // The commands run in this process on one open store: a process per command would spend
+    // seconds booting PGlite each time. The real entry point runs once, below.
+    const store = await openStore({ dataDir })
     const cli = async (...args: string[]) => {
-      const res = await run(['server/src/cli.ts', ...args, '--json'], env)
-      return { ...res, json: JSON.parse(res.stdout) }
+      let stdout = ''
+      const code = await runCli([...args, '--json'], {
+        env: { HEARTH_DATA_DIR: dataDir },
+        stdout: (text) => {
+          stdout += text
+        },
+        stderr: () => {},
+        store,
+      })
+      return { code, json: JSON.parse(stdout) }
     }
     const owner = await cli('user', 'create', '--name', 'Ada', '--email', 'ada@example.com')
     expect(owner.code).toBe(0)
@@ -145,21 +154,29 @@ describe('CLI', () => {
     )
     expect(bad.code).toBe(2)
     expect(bad.json.error.code).toBe('USAGE')
+    await store.close()
 
-    // The server on the same folder accepts a key the CLI issued.
-    const fresh = await cli(
-      'key',
-      'create',
-      '--user',
-      member.json.id,
-      '--name',
-      'live',
-      '--scopes',
-      'read:households',
+    // `npm run hearth` as a user runs it: a process that opens the folder HEARTH_DATA_DIR names.
+    const fresh = await run(
+      [
+        'server/src/cli.ts',
+        'key',
+        'create',
+        '--user',
+        member.json.id,
+        '--name',
+        'live',
+        '--scopes',
+        'read:households',
+        '--json',
+      ],
+      { HEARTH_DATA_DIR: dataDir },
     )
-    const server = await startServer(config(env.HEARTH_DATA_DIR), { logger: silent })
+    expect(fresh.code, fresh.stderr).toBe(0)
+    // The server on the same folder accepts the key the CLI issued.
+    const server = await startServer(config(dataDir), { logger: silent })
     try {
-      const res = await apiClient(server.url, fresh.json.key).get('/households/current/members')
+      const res = await apiClient(server.url, JSON.parse(fresh.stdout).key).get('/households/current/members')
       expect(res.status).toBe(200)
       expect(res.body.items.map((m: any) => m.name)).toEqual(['Ada', 'Bo'])
     } finally {

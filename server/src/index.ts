@@ -1,6 +1,7 @@
 export * from './app.ts'
 export * from './auth/api-key-token.ts'
 export * from './bootstrap.ts'
+export * from './cli/run-cli.ts'
 export * from './config.ts'
 export * from './http/reserved-path-words.ts'
 export * from './server.ts'

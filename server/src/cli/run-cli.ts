@@ -1,0 +1,228 @@
+import { parseArgs } from 'node:util'
+import {
+  type ActorContext,
+  EngineError,
+  isScope,
+  migrateToLatest,
+  operations,
+  type Role,
+  runMutation,
+  runQuery,
+  SCOPES,
+  type Scope,
+  type Store,
+} from '@hearth/engine'
+import { DataDirLockedError, openStore } from '@hearth/engine/node'
+import { ulid } from 'ulidx'
+import { mintApiKey } from '../auth/api-key-token.ts'
+import { loadConfig } from '../config.ts'
+
+const USAGE = `Usage: npm run hearth -- <command> [options] [--json]
+
+Commands:
+  user create --name <name> [--email <email>] [--time-zone <tz>]
+  household create --owner <userId> --name <name> [--currency EUR] [--time-zone Europe/Berlin] [--language en]
+  member add --household <id> --user <userId> [--role member|owner]
+  key create --user <userId> --name <name> [--scopes all|scope,scope,...]
+  key list --user <userId>
+  key revoke --user <userId> --id <keyId>
+
+The CLI opens the store itself (HEARTH_DATA_DIR or DATABASE_URL). The embedded store is held by a
+running server: stop it first, or manage keys over HTTP (POST /users/me/api-keys).`
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  name: { type: 'string' },
+  email: { type: 'string' },
+  'time-zone': { type: 'string' },
+  owner: { type: 'string' },
+  currency: { type: 'string' },
+  language: { type: 'string' },
+  household: { type: 'string' },
+  user: { type: 'string' },
+  role: { type: 'string' },
+  scopes: { type: 'string' },
+  id: { type: 'string' },
+} as const
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
+
+/** Every command acts as the named user, with all scopes: the CLI is the operator's tool. */
+function actingAs(userId: string): ActorContext {
+  return { userId, scopes: [...SCOPES], now: new Date() }
+}
+
+function required(values: Values, name: keyof Values): string {
+  const value = values[name]
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required.`)
+  return value
+}
+
+class UsageError extends Error {}
+
+const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text: string; json: unknown }>> = {
+  async 'user create'(store, v) {
+    const id = ulid()
+    const { result } = await runMutation(
+      store.db,
+      operations.users.create,
+      { id, name: required(v, 'name'), email: v.email, timeZone: v['time-zone'] },
+      actingAs(id),
+    )
+    return { text: `Created user ${result.id} (${result.name}).`, json: result }
+  },
+  async 'household create'(store, v) {
+    const id = ulid()
+    const owner = required(v, 'owner')
+    await assertUser(store, owner)
+    const { result } = await runMutation(
+      store.db,
+      operations.households.create,
+      {
+        id,
+        name: required(v, 'name'),
+        baseCurrency: v.currency,
+        timeZone: v['time-zone'],
+        dataLanguage: v.language,
+      },
+      { ...actingAs(owner), householdId: id, role: 'owner' },
+    )
+    return { text: `Created household ${result.id} (${result.name}), owned by ${owner}.`, json: result }
+  },
+  async 'member add'(store, v) {
+    const householdId = required(v, 'household')
+    const role = (v.role ?? 'member') as Role
+    const owner = await store.db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('household_id', '=', householdId)
+      .where('role', '=', 'owner')
+      .executeTakeFirst()
+    if (!owner) throw new EngineError(404, 'NOT_FOUND', `Household ${householdId} was not found.`)
+    const { result } = await runMutation(
+      store.db,
+      operations.members.add,
+      { userId: required(v, 'user'), role },
+      { ...actingAs(owner.user_id), householdId, role: 'owner' },
+    )
+    return { text: `User ${result.userId} is now ${result.role} of household ${householdId}.`, json: result }
+  },
+  async 'key create'(store, v) {
+    const userId = required(v, 'user')
+    await assertUser(store, userId)
+    const scopes = parseScopes(v.scopes ?? 'all')
+    const minted = mintApiKey()
+    const { result } = await runMutation(
+      store.db,
+      operations.apiKeys.create,
+      { id: ulid(), name: required(v, 'name'), scopes, keyHash: minted.hash, prefix: minted.prefix },
+      actingAs(userId),
+    )
+    return {
+      text: `Created key ${result.id} for ${userId}.\nKey (shown once, keep it safe): ${minted.token}`,
+      json: { ...result, key: minted.token },
+    }
+  },
+  async 'key list'(store, v) {
+    const keys = await runQuery(store.db, operations.apiKeys.list, {}, actingAs(required(v, 'user')))
+    const text = keys.length
+      ? keys.map((k) => `${k.id}  ${k.prefix}…  ${k.revokedAt ? 'revoked' : 'active '}  ${k.name}`).join('\n')
+      : 'No keys.'
+    return { text, json: { items: keys } }
+  },
+  async 'key revoke'(store, v) {
+    const { result } = await runMutation(
+      store.db,
+      operations.apiKeys.revoke,
+      { id: required(v, 'id') },
+      actingAs(required(v, 'user')),
+    )
+    return { text: `Revoked key ${result.id}.`, json: result }
+  },
+}
+
+function parseScopes(list: string): Scope[] {
+  if (list === 'all') return [...SCOPES]
+  const scopes = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  const unknown = scopes.filter((s) => !isScope(s))
+  if (unknown.length)
+    throw new UsageError(`Unknown scopes: ${unknown.join(', ')}. Known: ${SCOPES.join(', ')}`)
+  return scopes as Scope[]
+}
+
+async function assertUser(store: Store, userId: string): Promise<void> {
+  const user = await store.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst()
+  if (!user) throw new EngineError(404, 'NOT_FOUND', `User ${userId} was not found.`)
+}
+
+/** Where the CLI reads its settings and writes its answers; a test passes its own. */
+export interface CliIo {
+  env: NodeJS.ProcessEnv
+  stdout(text: string): void
+  stderr(text: string): void
+  /** An open store to act on instead of the one the environment names; the CLI leaves it open. */
+  store?: Store
+}
+
+const PROCESS_IO: CliIo = {
+  env: process.env,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+}
+
+/** Runs one CLI command (`user create --name Ada`) and resolves with the process exit code. */
+export async function runCli(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (error) {
+    io.stderr(`${(error as Error).message}\n\n${USAGE}\n`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  const command = COMMANDS[positionals.slice(0, 2).join(' ')]
+  if (values.help || !command) {
+    io.stderr(`${USAGE}\n`)
+    return values.help ? 0 : 2
+  }
+  let store: Store
+  try {
+    const config = loadConfig(io.env)
+    store = io.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+  } catch (error) {
+    return fail(io, values.json, error)
+  }
+  try {
+    await migrateToLatest(store.db)
+    const out = await command(store, values)
+    io.stdout(values.json ? `${JSON.stringify(out.json, null, 2)}\n` : `${out.text}\n`)
+    return 0
+  } catch (error) {
+    return fail(io, values.json, error)
+  } finally {
+    if (!io.store) await store.close()
+  }
+}
+
+function fail(io: CliIo, json: boolean | undefined, error: unknown): number {
+  const code =
+    error instanceof EngineError
+      ? error.code
+      : error instanceof DataDirLockedError
+        ? 'DATA_DIR_LOCKED'
+        : error instanceof UsageError
+          ? 'USAGE'
+          : 'ERROR'
+  const detail = error instanceof EngineError && error.errors ? error.errors : undefined
+  const message = error instanceof Error ? error.message : String(error)
+  if (json) io.stdout(`${JSON.stringify({ error: { code, message, errors: detail } }, null, 2)}\n`)
+  else
+    io.stderr(
+      `hearth: ${message}${detail ? `\n${detail.map((e) => `  ${e.path}: ${e.message}`).join('\n')}` : ''}\n`,
+    )
+  return code === 'USAGE' ? 2 : 1
+}
