@@ -9,13 +9,14 @@ import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrateToLatest, openPGliteStore, operations, runMutation, SCOPES, type Store } from '@hearth/engine'
+import { migrateToLatest, openPGliteStore, type Store } from '@hearth/engine'
 import { openPostgresStore } from '@hearth/engine/node'
-import { mintApiKey } from '@hearth/server'
+import { bootstrapOwner, mintApiKey } from '@hearth/server'
 import { sql } from 'kysely'
 import { monotonicFactory } from 'ulidx'
 import { benchArgs, type StoreName, scratchPostgres } from './bench-store.ts'
 import { startServer, stopServer } from './server-process.ts'
+import { type Timing, time } from './stats.ts'
 
 const RUNS = 300
 const WARMUP = 30
@@ -42,16 +43,17 @@ async function benchStore(name: StoreName): Promise<string[][]> {
   let server: ChildProcess | null = null
   let rawStore: Store | null = null
   try {
+    // The server's first start on an empty store makes the owner, their household and this key.
+    const token = mintApiKey().token
     const dataDir = join(work, 'server')
-    const store = scratch ? await openPostgresStore({ url: scratch.url }) : await openPGliteStore({ dataDir })
-    await migrateToLatest(store.db)
-    const seeded = await seed(store)
-    await store.close()
-
-    const started = await startServer(scratch ? { DATABASE_URL: scratch.url } : { HEARTH_DATA_DIR: dataDir })
+    const started = await startServer({
+      HEARTH_INIT_OWNER_TOKEN: token,
+      ...(scratch ? { DATABASE_URL: scratch.url } : { HEARTH_DATA_DIR: dataDir }),
+    })
     server = started.child
     const url = started.url
-    const auth = { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' }
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
+    const household = await (await fetch(`${url}/households/current`, { headers: auth })).json()
 
     const trivial = await sample(async () => {
       const res = await fetch(`${url}/households/current`)
@@ -64,19 +66,20 @@ async function benchStore(name: StoreName): Promise<string[][]> {
     rawStore = scratch
       ? await openPostgresStore({ url: scratch.url, poolSize: 1 })
       : await openPGliteStore({ dataDir: join(work, 'raw') })
+    let rawHousehold = household.id as string
     if (!scratch) {
       await migrateToLatest(rawStore.db)
-      await seed(rawStore, seeded.householdId)
+      rawHousehold = (await bootstrapOwner(rawStore))!.householdId
     }
     const db = rawStore.db
     const raw = await sample(async () => {
       const now = new Date()
       await sql`insert into tags (household_id, id, name, color, created_at, updated_at)
-        values (${seeded.householdId}, ${id()}, ${`raw ${id()}`}, null, ${now}, ${now})`.execute(db)
+        values (${rawHousehold}, ${id()}, ${`raw ${id()}`}, null, ${now}, ${now})`.execute(db)
     })
 
     const post = (headers: Record<string, string>) => async () => {
-      const res = await fetch(`${url}/households/${seeded.householdId}/tags`, {
+      const res = await fetch(`${url}/households/${household.id}/tags`, {
         method: 'POST',
         headers: { ...auth, ...headers },
         body: JSON.stringify({ name: `rest ${id()}` }),
@@ -87,26 +90,26 @@ async function benchStore(name: StoreName): Promise<string[][]> {
     const write = await sample(post({}))
     const idempotent = await sample(async () => post({ 'idempotency-key': id() })())
 
-    const floor = trivial.p50 + raw.p50
+    const floor = trivial.medianMs + raw.medianMs
     const target = name === 'postgres' ? `<= ${TARGETS.postgresRatio}x floor` : `<= ${TARGETS.pgliteMs} ms`
     const verdict = (p50: number) =>
       (name === 'postgres' ? p50 / floor <= TARGETS.postgresRatio : p50 <= TARGETS.pgliteMs)
         ? 'met'
         : 'MISSED'
-    const row = (measure: string, t: Sampled, tgt = '') => [
+    const row = (measure: string, t: Timing, tgt = '') => [
       name,
       measure,
-      t.p50.toFixed(2),
-      t.p99.toFixed(2),
-      `${(t.p50 / floor).toFixed(2)}x`,
+      t.medianMs.toFixed(2),
+      t.p99Ms.toFixed(2),
+      `${(t.medianMs / floor).toFixed(2)}x`,
       tgt,
     ]
     return [
       row('HTTP round trip, no store (401)', trivial),
       row('raw SQL insert of a tag, own commit', raw),
       [name, 'floor = round trip + raw insert', floor.toFixed(2), '', '1.00x', ''],
-      row('REST write: POST tags', write, `${target}: ${verdict(write.p50)}`),
-      row('REST write with Idempotency-Key', idempotent, `${target}: ${verdict(idempotent.p50)}`),
+      row('REST write: POST tags', write, `${target}: ${verdict(write.medianMs)}`),
+      row('REST write with Idempotency-Key', idempotent, `${target}: ${verdict(idempotent.medianMs)}`),
     ]
   } finally {
     if (server) await stopServer(server)
@@ -116,43 +119,7 @@ async function benchStore(name: StoreName): Promise<string[][]> {
   }
 }
 
-interface Sampled {
-  p50: number
-  p99: number
-}
-
-async function sample(fn: () => Promise<void>): Promise<Sampled> {
-  for (let i = 0; i < WARMUP; i++) await fn()
-  const samples: number[] = []
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now()
-    await fn()
-    samples.push(performance.now() - t0)
-  }
-  samples.sort((a, b) => a - b)
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!
-  return { p50: at(0.5), p99: at(0.99) }
-}
-
-/** A user with an all-scopes key and one household (with the given id, for the raw store's copy). */
-async function seed(store: Store, householdId = id()) {
-  const userId = id()
-  const actor = { userId, scopes: [...SCOPES], now: new Date() }
-  await runMutation(store.db, operations.users.create, { id: userId, name: 'REST bench' }, actor)
-  await runMutation(
-    store.db,
-    operations.households.create,
-    { id: householdId, name: 'REST bench' },
-    { ...actor, householdId, role: 'owner' },
-  )
-  const key = mintApiKey()
-  await runMutation(
-    store.db,
-    operations.apiKeys.create,
-    { id: id(), name: 'rest bench', scopes: [...SCOPES], keyHash: key.hash, prefix: key.prefix },
-    actor,
-  )
-  return { token: key.token, householdId }
-}
+/** Each figure from the same number of runs after the same warm-up. */
+const sample = (fn: () => Promise<void>) => time(fn, { runs: RUNS, warmup: WARMUP })
 
 await main()

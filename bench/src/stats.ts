@@ -3,9 +3,10 @@ export interface Timing {
   runs: number
   medianMs: number
   p95Ms: number
+  p99Ms: number
 }
 
-/** Runs `fn` `warmup` times unmeasured, then `runs` times, and returns median and p95 in ms. */
+/** Runs `fn` `warmup` times unmeasured, then `runs` times, and returns median, p95 and p99 in ms. */
 export async function time(
   fn: () => Promise<unknown>,
   options: { runs?: number; warmup?: number } = {},
@@ -20,7 +21,7 @@ export async function time(
   }
   samples.sort((a, b) => a - b)
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!
-  return { runs, medianMs: at(0.5), p95Ms: at(0.95) }
+  return { runs, medianMs: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) }
 }
 
 /** One line of a report: the engine's figure beside its raw-SQL baseline from the same run. */
