@@ -20,6 +20,28 @@ import { tagRoutes } from './routes/tags.ts'
 import { transactionRoutes } from './routes/transactions.ts'
 import { userRoutes } from './routes/users.ts'
 
+/** The reference's groups, in the order a reader meets them. */
+const API_TAGS = [
+  { name: 'System', description: 'Health and the API description itself.' },
+  { name: 'Households', description: 'The household, its settings and its members.' },
+  { name: 'Users', description: 'Your own profile and preferences.' },
+  { name: 'API keys', description: 'Keys that act for you, each with its scopes.' },
+  { name: 'Accounts', description: 'Cash, credit, loan and tracking accounts with their balances.' },
+  {
+    name: 'Transactions',
+    description: 'Rows on accounts: splits, tags, flags, transfers, matching and imports.',
+  },
+  {
+    name: 'Exchange rates',
+    description: "Rates that convert other currencies to the household's base currency.",
+  },
+  { name: 'Categories', description: 'Category groups, categories and the starter pack.' },
+  { name: 'Payees', description: 'Who money goes to or comes from.' },
+  { name: 'Tags', description: 'Free labels on transactions.' },
+  { name: 'Flags', description: 'Coloured markers on transactions.' },
+  { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
+]
+
 /** What the HTTP app needs from the running server. */
 export interface AppOptions {
   store: Store
@@ -91,16 +113,20 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     scheme: 'bearer',
     description: 'An API key: `Authorization: Bearer <key>`.',
   })
-  app.doc31('/openapi.json', {
+  app.doc31('/openapi.json', () => ({
     openapi: '3.1.0',
     info: {
       title: 'Hearth API',
       version: '0.1.0',
       description:
-        'Household finance, local-first. Errors are application/problem+json with a stable `code`. ' +
-        'POST, PATCH and PUT accept an Idempotency-Key header.',
+        'Household finance, local-first. Errors are application/problem+json with a stable `code` ' +
+        '(docs/errors.md). Every write accepts an Idempotency-Key header. Each operationId is the ' +
+        "operation's name in the engine's registry, the same name the client SDK and sync use.",
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-  })
+    servers: [{ url: '/', description: 'The server that serves this document.' }],
+    tags: API_TAGS,
+  }))
 
   app.notFound((c) =>
     problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` }),
