@@ -1,3 +1,4 @@
+import { isStorableText } from '@hearth/engine'
 import { z } from 'zod'
 
 /**
@@ -9,8 +10,18 @@ export const SYNC_PROTOCOL_VERSION = 1
 
 const V = z.literal(SYNC_PROTOCOL_VERSION).meta({ description: 'Sync protocol version.' })
 
+/** Text the server stores as sent: PostgreSQL refuses the NUL character and unpaired surrogates. */
+function storedText(schema: z.ZodString): z.ZodString {
+  return schema.refine(
+    isStorableText,
+    'Must not contain the NUL character (U+0000) or an unpaired surrogate.',
+  )
+}
+
 /** A device's id: chosen by the device once, kept with its queue. */
-const ClientId = z.string().min(8).max(64)
+export const ClientIdSchema = storedText(z.string().min(8).max(64))
+/** A device's name, as its user sees it in their list of devices. */
+const DeviceName = storedText(z.string().max(200))
 const MutationId = z.number().int().positive()
 const Version = z.number().int().nonnegative()
 
@@ -18,7 +29,7 @@ const Version = z.number().int().nonnegative()
 export const SyncMutationSchema = z
   .object({
     id: MutationId,
-    name: z.string().min(1).max(100),
+    name: storedText(z.string().min(1).max(100)),
     args: z.unknown(),
     /** When the device ran it; the server runs it at its own time. */
     clientTime: z.string().optional(),
@@ -76,8 +87,8 @@ export const HelloSchema = z.object({
   /** The API key, unless the upgrade request carried `Authorization: Bearer`. */
   token: z.string().optional(),
   householdId: z.string().min(1),
-  clientId: ClientId,
-  deviceName: z.string().max(200).optional(),
+  clientId: ClientIdSchema,
+  deviceName: DeviceName.optional(),
   /** The version the device's rows are at; null asks for a snapshot. */
   cursor: Version.nullable(),
   /** The lowest mutation id the device still holds as pending, so it hears of rejections it missed. */
@@ -124,7 +135,7 @@ export type ClientMessage = z.output<typeof ClientMessageSchema>
 export const WelcomeSchema = z.object({
   v: V,
   type: z.literal('welcome'),
-  clientId: ClientId,
+  clientId: ClientIdSchema,
   householdId: z.string(),
   userId: z.string(),
   role: z.enum(['owner', 'member']),
@@ -204,13 +215,16 @@ export type ServerMessage = z.output<typeof ServerMessageSchema>
 
 // HTTP fallbacks.
 
-/** POST /sync/push: the push message, addressed by household and device. */
+/**
+ * POST /sync/push: the push message, addressed by household and device. An unknown field is
+ * refused, as on REST.
+ */
 export const HttpPushRequestSchema = z
-  .object({
+  .strictObject({
     v: V,
     householdId: z.string().min(1),
-    clientId: ClientId,
-    deviceName: z.string().max(200).optional(),
+    clientId: ClientIdSchema,
+    deviceName: DeviceName.optional(),
     mutations: z.array(SyncMutationSchema).max(1000),
   })
   .meta({ id: 'SyncPushRequest' })

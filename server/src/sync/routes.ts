@@ -1,4 +1,5 @@
 import {
+  ClientIdSchema,
   HttpPushRequestSchema,
   HttpPushResponseSchema,
   HttpSnapshotResponseSchema,
@@ -42,9 +43,9 @@ const snapshot = apiRoute({
     'device’s lmid when `clientId` names a device that joined before. See docs/sync.md.',
   scope: 'read:households',
   request: {
-    query: z.object({
+    query: z.strictObject({
       householdId: z.string().meta({ description: 'A household id, or `current`.' }),
-      clientId: z.string().optional().meta({ description: 'The device asking, for its lmid.' }),
+      clientId: ClientIdSchema.optional().meta({ description: 'The device asking, for its lmid.' }),
     }),
   },
   responses: { 200: jsonResponse(HttpSnapshotResponseSchema, 'The snapshot.') },

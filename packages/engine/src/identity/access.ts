@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../database.ts'
+import { isStorableText } from '../mutator/parse-args.ts'
 import type { Role, Scope } from '../scopes.ts'
 
 /** A live key, resolved to its user and scopes. */
@@ -37,6 +38,8 @@ export async function resolveMembership(
   userId: string,
   householdRef: string,
 ): Promise<{ householdId: string; role: Role } | null> {
+  // Text PostgreSQL cannot hold (a NUL from `%00`, say) names no household; SQL would fail on it.
+  if (!isStorableText(householdRef)) return null
   let householdId = householdRef
   if (householdRef === 'current') {
     const user = await db
@@ -73,6 +76,8 @@ export async function resolveRequestAccess(
   householdRef: string | null,
   now: Date,
 ): Promise<RequestAccess | null> {
+  // Text PostgreSQL cannot hold (a NUL from `%00`, say) names no household; SQL would fail on it.
+  const ref = householdRef !== null && isStorableText(householdRef) ? householdRef : null
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
@@ -80,9 +85,9 @@ export async function resolveRequestAccess(
       join
         .onRef('m.user_id', '=', 'k.user_id')
         .on((eb) =>
-          householdRef === 'current'
+          ref === 'current'
             ? eb('m.household_id', '=', eb.ref('u.default_household_id'))
-            : eb('m.household_id', '=', householdRef ?? sql<string>`null`),
+            : eb('m.household_id', '=', ref ?? sql<string>`null`),
         ),
     )
     .select(['k.id', 'k.user_id', 'k.scopes', 'k.last_used_at', 'm.household_id', 'm.role'])

@@ -43,14 +43,24 @@ export type UpdateProfileArgs = z.output<typeof UpdateProfileArgsSchema>
 
 /** Preferences are the app's own JSON object; 16 KiB serialized is plenty for settings. */
 export const PREFERENCES_MAX_BYTES = 16 * 1024
+/** And 32 levels of nesting: deeper could overflow the stack of JSON.stringify, or PostgreSQL's. */
+export const PREFERENCES_MAX_DEPTH = 32
 
 export const ReplacePreferencesArgsSchema = z.strictObject({
-  preferences: z
-    .record(z.string(), z.unknown())
-    .refine(
-      (p) => new TextEncoder().encode(JSON.stringify(p)).length <= PREFERENCES_MAX_BYTES,
-      `Preferences must serialize to at most ${PREFERENCES_MAX_BYTES} bytes.`,
-    ),
+  preferences: z.record(z.string(), z.unknown()).superRefine((p, ctx) => {
+    // Depth first, without recursion: only then is serializing safe.
+    if (depthOf(p) > PREFERENCES_MAX_DEPTH) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Preferences may nest at most ${PREFERENCES_MAX_DEPTH} levels deep.`,
+      })
+    } else if (new TextEncoder().encode(JSON.stringify(p)).length > PREFERENCES_MAX_BYTES) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Preferences must serialize to at most ${PREFERENCES_MAX_BYTES} bytes.`,
+      })
+    }
+  }),
 })
 export type ReplacePreferencesArgs = z.output<typeof ReplacePreferencesArgsSchema>
 
@@ -70,3 +80,17 @@ export const CreateApiKeyArgsSchema = z.strictObject({
 export type CreateApiKeyArgs = z.output<typeof CreateApiKeyArgsSchema>
 
 export const RevokeApiKeyArgsSchema = z.strictObject({ id: z.string().min(1) })
+
+/** How deeply objects and arrays nest in a JSON value (a scalar is 0), walked without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!
+    if (v === null || typeof v !== 'object') continue
+    deepest = Math.max(deepest, depth + 1)
+    if (deepest > PREFERENCES_MAX_DEPTH) return deepest
+    for (const item of Object.values(v)) stack.push([item, depth + 1])
+  }
+  return deepest
+}

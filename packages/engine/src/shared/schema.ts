@@ -18,7 +18,15 @@ export const LanguageSchema = z
   .string()
   .refine(isLanguageTag, 'Must be a BCP 47 language tag such as en or de-CH.')
 
-/** A calendar day, YYYY-MM-DD, that exists. */
+/** The days a date may name. Far from the ends of YYYY, so date arithmetic stays in it. */
+export const MIN_DATE = '1900-01-01'
+export const MAX_DATE = '2999-12-31'
+
+/**
+ * A calendar day, YYYY-MM-DD, that exists, from MIN_DATE to MAX_DATE. Without the bounds, a
+ * window ending 9999-12-31 would step past year 9999 (a six-digit year, which sorts before it)
+ * and a day before 0001-01-01 is not a date PostgreSQL stores.
+ */
 export const DateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date as YYYY-MM-DD.')
@@ -27,6 +35,7 @@ export const DateSchema = z
       !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
     'Must be a real calendar day.',
   )
+  .refine((s) => s >= MIN_DATE && s <= MAX_DATE, `Must be a day from ${MIN_DATE} to ${MAX_DATE}.`)
 
 /** Integer cents, given as a JSON integer or an integer string, bounded to stay exact. */
 export const CentsSchema = z
