@@ -1,10 +1,10 @@
 import { type Store, zodIssuesToFieldErrors } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
-import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
 import { authenticate } from './http/authenticate.ts'
+import { limitBody } from './http/body-limit.ts'
 import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
@@ -81,15 +81,13 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     )
   })
   app.use(
-    bodyLimit({
-      maxSize: bodyLimitBytes,
-      onError: (c) =>
-        // The rest of the body stays unread, so the connection cannot be reused: say so.
-        problem(c, 413, 'PAYLOAD_TOO_LARGE', {
-          detail: `Request bodies are limited to ${bodyLimitBytes} bytes.`,
-          headers: { connection: 'close' },
-        }),
-    }),
+    limitBody(bodyLimitBytes, (c) =>
+      // The rest of the body stays unread, so the connection cannot be reused: say so.
+      problem(c, 413, 'PAYLOAD_TOO_LARGE', {
+        detail: `Request bodies are limited to ${bodyLimitBytes} bytes.`,
+        headers: { connection: 'close' },
+      }),
+    ),
   )
   app.use(authenticate(store))
   app.use('/households/:householdId', requireMembership(store))
