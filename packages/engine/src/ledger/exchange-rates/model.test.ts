@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { convertCents, normalizeRate } from './model.ts'
+import { convertCents, convertCentsExact, normalizeRate } from './model.ts'
 
 describe('normalizeRate', () => {
   it('drops leading and trailing zeros but keeps a whole zero', () => {
@@ -27,5 +27,15 @@ describe('convertCents', () => {
     expect(convertCents(123_456_789_012, '0.000000000001')).toBe(0)
     expect(convertCents(900_000_000_000_000, '1.000000000001')).toBe(900_000_000_000_900)
     expect(() => convertCents(9_000_000_000_000_000, '999999999999')).toThrow(RangeError)
+  })
+})
+
+describe('convertCentsExact', () => {
+  it('converts past 2^53 without losing a cent, rounding as convertCents does', () => {
+    expect(convertCentsExact(9_000_000_000_000_000n, '999999999999')).toBe(
+      8_999_999_999_991_000_000_000_000_000n,
+    )
+    expect(convertCentsExact(-1235n, '0.5')).toBe(-618n)
+    expect(convertCentsExact(1235n, '0.5')).toBe(618n)
   })
 })

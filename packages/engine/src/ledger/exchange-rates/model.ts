@@ -25,17 +25,25 @@ export function normalizeRate(rate: string): string {
  * from zero to whole cents (so -0.5 becomes -1, as +0.5 becomes +1).
  */
 export function convertCents(cents: number, rate: string): number {
+  const result = Number(convertCentsExact(BigInt(cents), rate))
+  if (!Number.isSafeInteger(result))
+    throw new RangeError('Converted amount is beyond the exact integer range.')
+  return result
+}
+
+/**
+ * The same conversion on exact integers, for totals that may pass 2^53: a rate of up to 12
+ * digits times a large amount does, and a report must not fail on it.
+ */
+export function convertCentsExact(cents: bigint, rate: string): bigint {
   const [whole = '0', fraction = ''] = rate.split('.')
   const scale = 10n ** BigInt(fraction.length)
-  const product = BigInt(cents) * BigInt(whole + fraction)
+  const product = cents * BigInt(whole + fraction)
   const negative = product < 0n
   const magnitude = negative ? -product : product
   let quotient = magnitude / scale
   if ((magnitude % scale) * 2n >= scale) quotient += 1n
-  const result = Number(negative ? -quotient : quotient)
-  if (!Number.isSafeInteger(result))
-    throw new RangeError('Converted amount is beyond the exact integer range.')
-  return result
+  return negative ? -quotient : quotient
 }
 
 export function toExchangeRate(row: ExchangeRateRow): ExchangeRate {

@@ -58,6 +58,29 @@ describe('transactions.dailySummary', () => {
     ])
   })
 
+  it('stays exact when a large rate takes the totals past 2^53', async () => {
+    const h = await ledgerHousehold({ baseCurrency: 'USD' })
+    const eur = await newAccount(h, { name: 'Euros', currency: 'EUR' })
+    await h.run(operations.exchangeRates.upsert, {
+      fromCurrency: 'EUR',
+      toCurrency: 'USD',
+      rate: '999999999999',
+    })
+    await newTransaction(h, eur.id, { date: '2024-03-01', amountCents: 9_000_000_000_000 })
+    await newTransaction(h, eur.id, { date: '2024-03-02', amountCents: 9_000_000_000_000 })
+    const summary = await h.read(operations.transactions.dailySummary, {
+      fromDate: '2024-03-01',
+      toDate: '2024-03-02',
+    })
+    // 9e12 * 999999999999 = 8999999999991000000000000, per day; it used to throw a RangeError (a 500).
+    expect(summary.days.map((d) => d.moneyInCents)).toEqual([
+      '8999999999991000000000000',
+      '8999999999991000000000000',
+    ])
+    expect(summary.totals.moneyInCents).toBe('17999999999982000000000000')
+    expect(summary.byCurrency[0]).toMatchObject({ currency: 'EUR', moneyInCents: '18000000000000' })
+  })
+
   it('bounds the window at 92 days and defaults to the 30 days ending today', async () => {
     const h = await ledgerHousehold({ timeZone: 'UTC' })
     const ok = await h.read(operations.transactions.dailySummary, {

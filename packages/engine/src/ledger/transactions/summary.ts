@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import { invalid } from '../../errors.ts'
 import { defineQuery } from '../../mutator/define.ts'
-import { convertCents } from '../exchange-rates/model.ts'
+import { convertCentsExact } from '../exchange-rates/model.ts'
 import { callerToday } from '../local-day.ts'
 import { addDays, daysBetween, eachDay } from '../model.ts'
 import { DAILY_SUMMARY_MAX_DAYS, DailySummaryArgsSchema, StalePendingCountArgsSchema } from './schema.ts'
@@ -96,21 +96,22 @@ export const dailySummary = defineQuery({
         ${args.accountId ? sql`and t.account_id = ${args.accountId}` : sql``}
       group by t.date, a.currency`.execute(db)
 
-    const days = new Map(eachDay(fromDate, toDate).map((d) => [d, { in: 0, out: 0, count: 0 }]))
-    const currencies = new Map<string, { in: number; out: number; count: number }>()
+    // Totals in exact integers: converted at a large rate, or summed over many days, they may pass 2^53.
+    const days = new Map(eachDay(fromDate, toDate).map((d) => [d, { in: 0n, out: 0n, count: 0 }]))
+    const currencies = new Map<string, { in: bigint; out: bigint; count: number }>()
     for (const r of rows) {
       const day = days.get(r.date)!
       day.count += r.count
-      const face = currencies.get(r.currency) ?? { in: 0, out: 0, count: 0 }
-      face.in += r.money_in
-      face.out += r.money_out
+      const face = currencies.get(r.currency) ?? { in: 0n, out: 0n, count: 0 }
+      face.in += BigInt(r.money_in)
+      face.out += BigInt(r.money_out)
       face.count += r.count
       currencies.set(r.currency, face)
       const rate = rates.get(r.currency)
       if (rate === undefined) continue
       // Each day's total per currency is converted and rounded once, in and out separately.
-      day.in += convertCents(r.money_in, rate)
-      day.out += convertCents(r.money_out, rate)
+      day.in += convertCentsExact(BigInt(r.money_in), rate)
+      day.out += convertCentsExact(BigInt(r.money_out), rate)
     }
     const dayList = [...days].map(([date, d]) => ({
       date,
@@ -128,7 +129,7 @@ export const dailySummary = defineQuery({
         rate: rates.get(currency) ?? null,
         converted: rates.has(currency),
       }))
-    const sum = (key: 'in' | 'out') => [...days.values()].reduce((s, d) => s + d[key], 0)
+    const sum = (key: 'in' | 'out') => [...days.values()].reduce((s, d) => s + d[key], 0n)
     return {
       baseCurrency: base,
       fromDate,
