@@ -1,7 +1,10 @@
 import { z } from 'zod'
 
+/** The largest position a row may have: positions are 32-bit integers in the database. */
+export const MAX_POSITION = 2_147_483_647
+
 /** A display position: a non-negative 32-bit integer; lower comes first. */
-export const PositionSchema = z.number().int().min(0).max(2_147_483_647)
+export const PositionSchema = z.number().int().min(0).max(MAX_POSITION)
 
 /** A colour as #rrggbb; stored in lower case. */
 export const ColorSchema = z

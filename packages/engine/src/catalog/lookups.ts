@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import { conflict, notFound } from '../errors.ts'
+import { MAX_POSITION } from './fields.ts'
 import type { CatalogTables, CategoryGroupRow, CategoryRow, FlagRow, PayeeRow, TagRow } from './tables.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
@@ -105,7 +106,7 @@ export async function nextPosition(
   if (table !== 'flags') query = query.where(sql.ref('deleted_at'), 'is', null)
   if (groupId !== undefined) query = query.where(sql.ref('group_id'), '=', groupId)
   const { next } = await query.executeTakeFirstOrThrow()
-  return Math.min(next, 2_147_483_647)
+  return Math.min(next, MAX_POSITION)
 }
 
 /** The live categories of the household (or of the given groups), in display order. */

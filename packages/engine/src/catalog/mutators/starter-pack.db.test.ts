@@ -2,6 +2,7 @@ import { type HouseholdContext, operations, runMutation, runQuery, type Store } 
 import { newHousehold, sharedStore } from '@hearth/test/store'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
+import { MAX_POSITION } from '../fields.ts'
 import { STARTER_PACK } from '../starter-pack.ts'
 import { starterPackId } from './starter-pack.ts'
 
@@ -16,6 +17,29 @@ async function setLanguage(store: Store, ctx: HouseholdContext, dataLanguage: st
 }
 
 describe('catalog.seedStarterPack', () => {
+  it('fills in after a row already at the last position rather than overflowing it', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    const last = { position: MAX_POSITION }
+    await runMutation(store.db, operations.categoryGroups.create, { id: ulid(), name: 'Mine', ...last }, ctx)
+    // A pack group of the same name is reused; its new categories come after this one.
+    const bills = ulid()
+    const name = STARTER_PACK[0]!.names.en
+    await runMutation(store.db, operations.categoryGroups.create, { id: bills, name }, ctx)
+    await runMutation(
+      store.db,
+      operations.categories.create,
+      { id: ulid(), groupId: bills, name: 'Mine', ...last },
+      ctx,
+    )
+    const result = await seed(store, ctx)
+    expect(result.created.groups.length).toBe(STARTER_PACK.length - 1)
+    expect(new Set(result.created.groups.map((g) => g.position))).toEqual(new Set([MAX_POSITION]))
+    const inBills = result.created.categories.filter((c) => c.groupId === bills)
+    expect(inBills.length).toBe(STARTER_PACK[0]!.categories.length)
+    expect(new Set(inBills.map((c) => c.position))).toEqual(new Set([MAX_POSITION]))
+  })
+
   it('creates every pack group and category in English, in order, with ids derived from the seed id', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)

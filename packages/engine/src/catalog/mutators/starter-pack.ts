@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { conflict } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
 import { UlidSchema } from '../../shared/schema.ts'
+import { MAX_POSITION } from '../fields.ts'
 import { nextPosition } from '../lookups.ts'
 import { type Category, type CategoryGroup, deriveUlid, toCategory, toCategoryGroup } from '../model.ts'
 import { STARTER_PACK, starterPackLanguage } from '../starter-pack.ts'
@@ -84,7 +85,8 @@ export const seedStarterPack = defineMutator({
           household_id: ctx.householdId,
           id: groupId,
           name: pack.names[language],
-          position: groupPosition++,
+          // After a row already at the last position, the new ones share it rather than overflow.
+          position: Math.min(groupPosition++, MAX_POSITION),
           hidden: false,
           is_income: pack.isIncome,
           created_at: ctx.now,
@@ -104,7 +106,7 @@ export const seedStarterPack = defineMutator({
           id: starterPackId(args.seedId, 'category', item.key),
           group_id: groupId,
           name: item.names[language],
-          position: categoryPosition++,
+          position: Math.min(categoryPosition++, MAX_POSITION),
           hidden: false,
           created_at: ctx.now,
           updated_at: ctx.now,
