@@ -85,6 +85,21 @@ describe('API keys over HTTP', () => {
     expect(res.body.code).toBe('SCOPE_NOT_GRANTABLE')
   })
 
+  it('refuses the fields the server makes rather than silently replacing them', async () => {
+    const owner = await server.newOwner()
+    const res = await owner.api.post('/users/me/api-keys', {
+      name: 'mine',
+      scopes: ['read:profile'],
+      keyHash: 'a'.repeat(64),
+      prefix: 'hth_mine',
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.errors).toEqual([
+      { path: 'keyHash', message: 'Unknown field: the server sets it.', code: 'unknown_field' },
+      { path: 'prefix', message: 'Unknown field: the server sets it.', code: 'unknown_field' },
+    ])
+  })
+
   it('refuses unknown scopes and empty scope lists', async () => {
     const owner = await server.newOwner()
     for (const scopes of [['read:everything'], []]) {

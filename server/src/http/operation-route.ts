@@ -193,15 +193,19 @@ function idempotencyClaim(c: Context<AppEnv>, rawBody: string): IdempotencyClaim
   return { userId: c.get('caller').userId, key, fingerprint }
 }
 
-/** The query string as arguments: a key given twice becomes a list, when the argument is one. */
+/**
+ * The query string as arguments: a key given twice becomes a list, when the argument is one.
+ * Every key stays an own property, `__proto__` included, so the operation's schema refuses an
+ * unknown one by name rather than an assignment to `__proto__` dropping it.
+ */
 function queryOf(c: Context<AppEnv>, operation: Operation): Record<string, string | string[]> {
-  const all = c.req.queries()
   const shape = shapeOf(operation)
-  const out: Record<string, string | string[]> = {}
-  for (const [key, values] of Object.entries(all)) {
-    out[key] = values.length > 1 || isArraySchema(shape[key]) ? values : values[0]!
-  }
-  return out
+  return Object.fromEntries(
+    Object.entries(c.req.queries()).map(([key, values]) => [
+      key,
+      values.length > 1 || (Object.hasOwn(shape, key) && isArraySchema(shape[key])) ? values : values[0]!,
+    ]),
+  )
 }
 
 function isArraySchema(schema: unknown): boolean {
@@ -240,6 +244,13 @@ function parseBody(c: Context<AppEnv>, spec: OperationRouteSpec, raw: string): u
   return body
 }
 
+/** Refuses request fields by name, as the operation's strict schema refuses an unknown one. */
+export function unknownFields(keys: readonly string[], message = 'Unknown field.'): EngineError {
+  return new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
+    errors: keys.map((k) => ({ path: k, message, code: 'unknown_field' })),
+  })
+}
+
 /**
  * Path, query and body merged into one argument object. A body or query field that the path
  * already fills is refused, so `PATCH /tags/A` with `{"id":"B"}` cannot retarget the write.
@@ -247,16 +258,9 @@ function parseBody(c: Context<AppEnv>, spec: OperationRouteSpec, raw: string): u
 function mergeInput(spec: OperationRouteSpec, pathParams: readonly string[], input: RouteInput): unknown {
   const fromPath = Object.fromEntries(pathParams.map((p) => [argName(spec, pathParams, p), input.params[p]]))
   const given = { ...input.query, ...(input.body as Record<string, unknown>) }
-  const clash = Object.keys(given).filter((k) => k in fromPath)
-  if (clash.length > 0) {
-    throw new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
-      errors: clash.map((k) => ({
-        path: k,
-        message: 'Unknown field: the path sets it.',
-        code: 'unknown_field',
-      })),
-    })
-  }
+  // Own keys only: `constructor` or `toString` in a body is unknown, not set by the path.
+  const clash = Object.keys(given).filter((k) => Object.hasOwn(fromPath, k))
+  if (clash.length > 0) throw unknownFields(clash, 'Unknown field: the path sets it.')
   const ids = Object.fromEntries(
     (spec.clientIds ?? []).filter((k) => given[k] === undefined).map((k) => [k, ulid()]),
   )

@@ -34,13 +34,16 @@ export function jsonResponse<S extends z.ZodType>(schema: S, description: string
 
 /**
  * Declares a hand-written authenticated route, for what is not a registry operation (the sync
- * fallbacks): bearer security, the one scope it needs (checked before the body is read), and
- * the shared error answers. Operations use `operationRoute` instead.
+ * fallbacks): bearer security, the one scope it needs (checked before the body is read), the
+ * shared error answers, and no query parameters unless it declares them. Operations use
+ * `operationRoute` instead.
  */
 export function apiRoute<R extends RouteConfig>(config: R & { scope: Scope; operationId: string }) {
   const { scope, ...route } = config
   return createRoute({
     ...route,
+    // A route that takes no query parameters refuses any, as every operation route does.
+    request: { query: z.strictObject({}), ...route.request },
     description: `${route.description ? `${route.description}\n\n` : ''}Requires scope \`${scope}\`.`,
     security: [{ bearerAuth: [] }],
     middleware: [requireScope(scope)],

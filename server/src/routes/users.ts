@@ -3,7 +3,7 @@ import { operations, PREFERENCES_MAX_BYTES } from '@hearth/engine'
 import { z } from '@hono/zod-openapi'
 import { ulid } from 'ulidx'
 import { mintApiKey } from '../auth/api-key-token.ts'
-import { operationRoute } from '../http/operation-route.ts'
+import { operationRoute, unknownFields } from '../http/operation-route.ts'
 
 const PreferencesBodySchema = z
   .record(z.string(), z.unknown())
@@ -39,7 +39,11 @@ export const userRoutes = [
     response: UserSchema,
     responseDescription: 'Your profile with the new preferences.',
     notes: `The body replaces the whole preferences object. It must be a JSON object of at most ${PREFERENCES_MAX_BYTES} bytes; an empty body is refused (send \`{}\` to clear them).`,
-    prepare: ({ body }) => ({ args: { preferences: body } }),
+    prepare: ({ query, body }) => {
+      // The body is the whole argument: no query parameter has a place to go.
+      if (Object.keys(query).length > 0) throw unknownFields(Object.keys(query))
+      return { args: { preferences: body } }
+    },
   }),
   operationRoute(operations.apiKeys.list, {
     method: 'get',
@@ -62,12 +66,17 @@ export const userRoutes = [
     response: CreatedApiKeySchema,
     responseDescription: 'The new key, with its secret.',
     notes: "The scopes must be a subset of the calling key's. The secret is in `key`, shown once.",
-    prepare({ body }) {
+    prepare({ query, body }) {
       // The secret is minted here and only its hash reaches the operation and the database.
       const minted = mintApiKey()
-      const { name, scopes, ...rest } = body as Record<string, unknown>
+      const made = { id: ulid(), keyHash: minted.hash, prefix: minted.prefix }
+      // A query parameter is refused by the operation's schema; a field the server makes is
+      // refused here rather than silently replaced.
+      const given = { ...query, ...(body as Record<string, unknown>) }
+      const clash = Object.keys(given).filter((k) => Object.hasOwn(made, k))
+      if (clash.length > 0) throw unknownFields(clash, 'Unknown field: the server sets it.')
       return {
-        args: { ...rest, id: ulid(), name, scopes, keyHash: minted.hash, prefix: minted.prefix },
+        args: { ...given, ...made },
         present: (result) => ({ ...(result as object), key: minted.token }),
       }
     },
