@@ -10,11 +10,13 @@ import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
 import { accountRoutes } from './routes/accounts.ts'
+import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
 import { payeeRoutes } from './routes/payees.ts'
+import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { transactionRoutes } from './routes/transactions.ts'
@@ -36,7 +38,12 @@ const API_TAGS = [
     description: "Rates that convert other currencies to the household's base currency.",
   },
   { name: 'Categories', description: 'Category groups, categories and the starter pack.' },
-  { name: 'Payees', description: 'Who money goes to or comes from.' },
+  { name: 'Budgets', description: 'Envelope budgeting: months, assignments, moves, goals and age of money.' },
+  { name: 'Rules', description: 'Rules that classify transactions, and their previews and back-fills.' },
+  {
+    name: 'Payees',
+    description: 'Who money goes to or comes from, their aliases, merges and near-duplicates.',
+  },
   { name: 'Tags', description: 'Free labels on transactions.' },
   { name: 'Flags', description: 'Coloured markers on transactions.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
@@ -104,6 +111,8 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     ...accountRoutes,
     ...transactionRoutes,
     ...exchangeRateRoutes,
+    ...budgetRoutes,
+    ...ruleRoutes,
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

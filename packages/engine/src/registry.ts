@@ -1,8 +1,11 @@
+import { budgetOperations } from './budgets/operations.ts'
 import { catalogOperations } from './catalog/operations.ts'
 import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
 import { createRegistry } from './mutator/registry.ts'
+import { payeeOperations } from './payees/operations.ts'
+import { ruleOperations } from './rules/operations.ts'
 
 /**
  * Every operation of the engine by its path (`operations.tags.create`), and by its name in
@@ -13,6 +16,9 @@ export const operations = createRegistry(
   identityOperations(engineHooks),
   catalogOperations,
   ledgerOperations(engineHooks),
+  budgetOperations,
+  ruleOperations,
+  payeeOperations,
 )
 
 /** The registry's shape. */

@@ -5,6 +5,9 @@ import * as ledger from './0003-ledger.ts'
 import * as sync from './0004-sync.ts'
 import * as syncLogWindow from './0005-sync-log-window.ts'
 import * as syncApplySkipsEmpty from './0006-sync-apply-skips-empty.ts'
+import * as budgets from './0007-budgets.ts'
+import * as rules from './0008-rules.ts'
+import * as payeeAliases from './0009-payee-aliases.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +17,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-sync': sync,
   '0005-sync-log-window': syncLogWindow,
   '0006-sync-apply-skips-empty': syncApplySkipsEmpty,
+  '0007-budgets': budgets,
+  '0008-rules': rules,
+  '0009-payee-aliases': payeeAliases,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

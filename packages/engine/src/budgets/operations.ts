@@ -1,0 +1,4 @@
+import type { OperationTree } from '../mutator/registry.ts'
+
+/** The budgets domain's operations (issue 11). */
+export const budgetOperations = {} satisfies OperationTree
