@@ -71,7 +71,7 @@ describe('OpenAPI document quality', () => {
 
   it('never reads a fixed path word of the contract as an id', async () => {
     const owner = await server.newOwner()
-    const res = await owner.api.get('/households/current/payees/page')
+    const res = await owner.api.get('/households/current/accounts/page')
     expect(res.status).toBe(404)
     expect(res.body.code).toBe('ROUTE_NOT_FOUND')
   })

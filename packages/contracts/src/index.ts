@@ -1,5 +1,6 @@
 export * from './catalog.ts'
 export * from './identity.ts'
 export * from './ledger.ts'
+export * from './payees.ts'
 export * from './problem.ts'
 export * from './sync.ts'

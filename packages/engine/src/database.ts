@@ -10,6 +10,7 @@ import type {
 } from './identity/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
+import type { PayeeTables } from './payees/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
 interface FoundationTables {
@@ -24,4 +25,4 @@ interface FoundationTables {
 }
 
 /** Every table the engine knows, for Kysely's typing; each domain owns its own slice. */
-export type Database = FoundationTables & CatalogTables & LedgerTables
+export type Database = FoundationTables & CatalogTables & LedgerTables & PayeeTables

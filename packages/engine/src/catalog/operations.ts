@@ -1,23 +1,23 @@
 import { createCategory, deleteCategory, reorderCategories, updateCategory } from './mutators/categories.ts'
 import { createCategoryGroup, deleteCategoryGroup, updateCategoryGroup } from './mutators/category-groups.ts'
 import { createFlag, deleteFlag, updateFlag } from './mutators/flags.ts'
-import { createPayee, deletePayee, updatePayee } from './mutators/payees.ts'
 import { seedStarterPack } from './mutators/starter-pack.ts'
 import { createTag, deleteTag, updateTag } from './mutators/tags.ts'
 import {
   getCategory,
   getCategoryGroup,
   getFlag,
-  getPayee,
   getTag,
   listCategories,
   listCategoryGroups,
   listFlags,
-  listPayees,
   listTags,
 } from './queries.ts'
 
-/** The catalog domain's operations by noun and verb; the registry names each after its path. */
+/**
+ * The catalog domain's operations by noun and verb; the registry names each after its path.
+ * Payee operations are registered by the payees domain (`payees/operations.ts`), which owns the noun.
+ */
 export const catalogOperations = {
   catalog: {
     seedStarterPack: seedStarterPack,
@@ -43,13 +43,6 @@ export const catalogOperations = {
     get: getFlag,
     list: listFlags,
     update: updateFlag,
-  },
-  payees: {
-    create: createPayee,
-    delete: deletePayee,
-    get: getPayee,
-    list: listPayees,
-    update: updatePayee,
   },
   tags: {
     create: createTag,

@@ -91,6 +91,18 @@ export const EVENT_SCHEMAS = {
   'payee.created': z.object({ payee: PayeeResource }),
   'payee.updated': z.object({ payee: PayeeResource, changes: Changes }),
   'payee.deleted': z.object({ id: Id }),
+  'payee.merged': z.object({
+    mergeId: Id,
+    sourcePayeeId: Id,
+    targetPayeeId: Id,
+    transactionIds: z.array(Id),
+  }),
+  'payee.unmerged': z.object({
+    mergeId: Id,
+    sourcePayeeId: Id,
+    targetPayeeId: Id,
+    transactionIds: z.array(Id),
+  }),
 
   'tag.created': z.object({ tag: TagResource }),
   'tag.updated': z.object({ tag: TagResource, changes: Changes }),

@@ -113,6 +113,9 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   category_groups: [operations.categoryGroups.list, operations.categoryGroups.get],
   categories: [operations.categories.list, operations.categories.get],
   payees: [operations.payees.list, operations.payees.get],
+  payee_aliases: [operations.payees.listAliases],
+  payee_merges: [operations.payees.listMerges],
+  payee_category_rejections: [operations.payees.rejectedCategories],
   tags: [operations.tags.list, operations.tags.get],
 }
 

@@ -60,6 +60,9 @@ export const READ_POLICY = {
   category_groups: { read: 'read:categories' },
   categories: { read: 'read:categories' },
   payees: { read: 'read:payees' },
+  payee_aliases: { read: 'read:payees' },
+  payee_merges: { read: 'read:payees' },
+  payee_category_rejections: { read: 'read:payees' },
   tags: { read: 'read:tags' },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },

@@ -1,0 +1,63 @@
+import type { ColumnType, Selectable } from 'kysely'
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+
+/** Another spelling of a payee (a bank's "AMZN MKTP US"); a transaction named so goes to the payee. */
+export interface PayeeAliasesTable {
+  household_id: string
+  id: string
+  payee_id: string
+  name: string
+  /** `normalizePayeeName(name)`: unique among the household's live aliases. */
+  normalized_name: string
+  created_at: Timestamp
+  updated_at: Timestamp
+  deleted_at: NullableTimestamp
+}
+
+/** What one merge moved, kept so that an unmerge moves exactly those rows back. */
+export interface PayeeMergeMoves {
+  /** Transactions whose payee was the source, with their `updated_at` before the merge (ISO). */
+  transactions: { id: string; updatedAt: string }[]
+  /** Splits whose payee was the source. */
+  splits: string[]
+  /** The source's live aliases, now the target's. */
+  aliases: { id: string; updatedAt: string }[]
+  /** The source's aliases that duplicated one of the target's spellings, soft-deleted. */
+  droppedAliases: { id: string; updatedAt: string }[]
+  /** The alias made from the source's name, if its spelling was new to the target. */
+  createdAliasId: string | null
+}
+
+/** One merge of a source payee into a target, and whether it was undone. */
+export interface PayeeMergesTable {
+  household_id: string
+  id: string
+  source_payee_id: string
+  target_payee_id: string
+  moved: ColumnType<PayeeMergeMoves, string, string>
+  /** The source's `updated_at` before the merge, restored by the unmerge. */
+  source_updated_at: Timestamp
+  created_at: Timestamp
+  unmerged_at: NullableTimestamp
+}
+
+/** A category the household refused for a payee's suggestions; never suggested for it again. */
+export interface PayeeCategoryRejectionsTable {
+  household_id: string
+  id: string
+  payee_id: string
+  category_id: string
+  created_at: Timestamp
+}
+
+/** The payees domain's tables. */
+export type PayeeTables = {
+  payee_aliases: PayeeAliasesTable
+  payee_merges: PayeeMergesTable
+  payee_category_rejections: PayeeCategoryRejectionsTable
+}
+
+export type PayeeAliasRow = Selectable<PayeeAliasesTable>
+export type PayeeMergeRow = Selectable<PayeeMergesTable>
