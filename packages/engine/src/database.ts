@@ -10,6 +10,7 @@ import type {
 } from './identity/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
+import type { RuleTables } from './rules/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
@@ -25,4 +26,4 @@ interface FoundationTables {
 }
 
 /** Every table the engine knows, for Kysely's typing; each domain owns its own slice. */
-export type Database = FoundationTables & CatalogTables & LedgerTables & PayeeTables
+export type Database = FoundationTables & CatalogTables & LedgerTables & RuleTables & PayeeTables

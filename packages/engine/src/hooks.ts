@@ -1,6 +1,8 @@
 import { defaultFlagsSeeder } from './catalog/seed-default-flags.ts'
 import type { IdentityHooks } from './identity/household-seeders.ts'
 import type { LedgerHooks } from './ledger/transactions/pipeline.ts'
+import { payeeAliasStep } from './payees/alias-step.ts'
+import { applyRulesStep } from './rules/pipeline-step.ts'
 
 /** Every point where a domain plugs into a domain below it. */
 export type EngineHooks = IdentityHooks & LedgerHooks
@@ -13,5 +15,6 @@ export type EngineHooks = IdentityHooks & LedgerHooks
  */
 export const engineHooks: EngineHooks = Object.freeze({
   householdSeeders: Object.freeze([defaultFlagsSeeder]),
-  transactionPipeline: Object.freeze([]),
+  // Rules run after any step that settles the payee (aliases), so they see the final payee.
+  transactionPipeline: Object.freeze([payeeAliasStep, applyRulesStep]),
 })

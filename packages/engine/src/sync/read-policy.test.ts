@@ -117,6 +117,8 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   payee_merges: [operations.payees.listMerges],
   payee_category_rejections: [operations.payees.rejectedCategories],
   tags: [operations.tags.list, operations.tags.get],
+  rules: [operations.rules.list, operations.rules.get],
+  rule_applications: [operations.rules.applications],
 }
 
 describe('sync and REST', () => {

@@ -64,6 +64,8 @@ export const READ_POLICY = {
   payee_merges: { read: 'read:payees' },
   payee_category_rejections: { read: 'read:payees' },
   tags: { read: 'read:tags' },
+  rules: { read: 'read:rules' },
+  rule_applications: { read: 'read:rules' },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },

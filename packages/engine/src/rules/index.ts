@@ -1,0 +1,6 @@
+export * from './classify.ts'
+export * from './conditions.ts'
+export * from './model.ts'
+export { applyRulesStep } from './pipeline-step.ts'
+export * from './schema.ts'
+export type * from './tables.ts'
