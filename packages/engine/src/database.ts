@@ -1,3 +1,4 @@
+import type { BudgetTables } from './budgets/tables.ts'
 import type { CatalogTables } from './catalog/tables.ts'
 import type { ChangeLogTable } from './changes/tables.ts'
 import type { IdempotencyKeysTable } from './idempotency/tables.ts'
@@ -26,4 +27,4 @@ interface FoundationTables {
 }
 
 /** Every table the engine knows, for Kysely's typing; each domain owns its own slice. */
-export type Database = FoundationTables & CatalogTables & LedgerTables & RuleTables & PayeeTables
+export type Database = FoundationTables & CatalogTables & LedgerTables & BudgetTables & RuleTables & PayeeTables

@@ -1,3 +1,4 @@
+export * from './budgets/index.ts'
 export * from './catalog/index.ts'
 export * from './changes/index.ts'
 export type * from './database.ts'

@@ -1,4 +1,16 @@
 import type { OperationTree } from '../mutator/registry.ts'
+import { assignBudget, copyBudgetFrom, moveBudget, resetBudget } from './mutators.ts'
+import { getBudgetCategory, getBudgetHistory, getBudgetMonth } from './queries.ts'
 
 /** The budgets domain's operations (issue 11). */
-export const budgetOperations = {} satisfies OperationTree
+export const budgetOperations = {
+  budgets: {
+    assign: assignBudget,
+    copyFrom: copyBudgetFrom,
+    get: getBudgetMonth,
+    getCategory: getBudgetCategory,
+    history: getBudgetHistory,
+    move: moveBudget,
+    reset: resetBudget,
+  },
+} satisfies OperationTree

@@ -117,6 +117,8 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   payee_merges: [operations.payees.listMerges],
   payee_category_rejections: [operations.payees.rejectedCategories],
   tags: [operations.tags.list, operations.tags.get],
+  budget_cells: [operations.budgets.get, operations.budgets.getCategory],
+  budget_history: [operations.budgets.history],
   rules: [operations.rules.list, operations.rules.get],
   rule_applications: [operations.rules.applications],
 }

@@ -64,6 +64,8 @@ export const READ_POLICY = {
   payee_merges: { read: 'read:payees' },
   payee_category_rejections: { read: 'read:payees' },
   tags: { read: 'read:tags' },
+  budget_cells: { read: 'read:budgets' },
+  budget_history: { read: 'read:budgets' },
   rules: { read: 'read:rules' },
   rule_applications: { read: 'read:rules' },
 
@@ -82,6 +84,10 @@ export const READ_POLICY = {
   sync_clients: { serverOnly: true, why: "The server's record of each device and its lmid." },
   sync_rejections: { serverOnly: true, why: 'Refused mutations, told to their own device in welcome.' },
   sync_log_floors: { serverOnly: true, why: 'How far the change log was trimmed.' },
+  budget_overruns: {
+    serverOnly: true,
+    why: 'Which overruns budget.overrun already announced; each replica keeps its own.',
+  },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },
 

@@ -1,0 +1,183 @@
+import { sql, type Transaction } from 'kysely'
+import type { Database } from '../database.ts'
+import { conflict, EngineError, invalid, notFound } from '../errors.ts'
+import type { HouseholdContext, MutationContext } from '../mutator/context.ts'
+import { PAYMENT_GROUP_NAME } from './flows.ts'
+import type { BudgetHistoryKind } from './tables.ts'
+
+type Tx = Transaction<Database>
+
+/** The most a cell may hold either way, as for any amount a request may carry. */
+export const MAX_ASSIGNED_CENTS = 9_000_000_000_000
+
+/** The id of a budget cell: the same on every device for one month and category. */
+export function cellId(month: string, categoryId: string): string {
+  return `${month}:${categoryId}`
+}
+
+/**
+ * The id of the first history entry a change writes: the one it was given, else the syncing
+ * device's id and mutation id (the same on the device and on the server).
+ */
+export function historyBase(historyId: string | undefined, ctx: HouseholdContext): string {
+  if (historyId) return historyId
+  if (ctx.clientId && ctx.mutationId !== undefined) return `${ctx.clientId}:${ctx.mutationId}`
+  throw invalid(
+    'HISTORY_ID_REQUIRED',
+    'Give historyId, a ULID naming the history entry this change writes.',
+    [{ path: 'historyId', message: 'Required outside a syncing device.' }],
+  )
+}
+
+/**
+ * A category money may be assigned to: a live spending or payment category, or a credit
+ * account's payment category, made on first use (id = the account's id, in the group whose id
+ * is the household's, so every device makes the same rows). Income categories are refused.
+ */
+export async function requireBudgetCategory(
+  tx: Tx,
+  ctx: HouseholdContext,
+  id: string,
+  path: string,
+): Promise<void> {
+  const rows = await sql<{ deleted: boolean; is_income: boolean; payment_account_id: string | null }>`
+    select c.deleted_at is not null as deleted, g.is_income, c.payment_account_id
+    from categories c join category_groups g on g.household_id = c.household_id and g.id = c.group_id
+    where c.household_id = ${ctx.householdId} and c.id = ${id}`.execute(tx)
+  const row = rows.rows[0]
+  if (row && !row.deleted) {
+    if (row.is_income && row.payment_account_id === null) {
+      throw new EngineError(
+        400,
+        'BUDGET_INCOME_CATEGORY',
+        'Income categories feed Ready to Assign; money is not assigned to them.',
+        {
+          errors: [{ path, message: 'An income category.' }],
+        },
+      )
+    }
+    return
+  }
+  const card = await tx
+    .selectFrom('accounts as a')
+    .innerJoin('households as h', 'h.id', 'a.household_id')
+    .select(['a.id', 'a.name', 'a.position'])
+    .where('a.household_id', '=', ctx.householdId)
+    .where('a.id', '=', id)
+    .where('a.type', '=', 'credit')
+    .where('a.deleted_at', 'is', null)
+    .whereRef('a.currency', '=', 'h.base_currency')
+    .executeTakeFirst()
+  if (!card || (row && row.payment_account_id !== card.id)) throw notFound('Category', id)
+  await ensurePaymentCategory(tx, ctx, card)
+}
+
+/** Makes (or brings back) a card's payment category and the group that holds them. */
+export async function ensurePaymentCategory(
+  tx: Tx,
+  ctx: HouseholdContext,
+  card: { id: string; name: string; position: number },
+): Promise<void> {
+  await sql`
+    insert into category_groups (household_id, id, name, position, created_at, updated_at)
+    values (${ctx.householdId}, ${ctx.householdId}, ${PAYMENT_GROUP_NAME},
+            (select coalesce(max(position) + 1, 0) from category_groups where household_id = ${ctx.householdId} and deleted_at is null),
+            ${ctx.now}, ${ctx.now})
+    on conflict (household_id, id) do update set deleted_at = null, updated_at = excluded.updated_at
+    where category_groups.deleted_at is not null`.execute(tx)
+  await sql`
+    insert into categories (household_id, id, group_id, name, position, payment_account_id, created_at, updated_at)
+    values (${ctx.householdId}, ${card.id}, ${ctx.householdId}, ${card.name}, ${card.position}, ${card.id}, ${ctx.now}, ${ctx.now})
+    on conflict (household_id, id) do update set deleted_at = null, updated_at = excluded.updated_at
+    where categories.deleted_at is not null`.execute(tx)
+}
+
+/** What a cell holds now; 0 when it has no row. */
+export async function assignedOf(
+  tx: Tx,
+  householdId: string,
+  month: string,
+  categoryId: string,
+): Promise<number> {
+  const row = await tx
+    .selectFrom('budget_cells')
+    .select('assigned_cents')
+    .where('household_id', '=', householdId)
+    .where('id', '=', cellId(month, categoryId))
+    .executeTakeFirst()
+  return row?.assigned_cents ?? 0
+}
+
+/** One cell change: sets the cell and writes its history entry; nothing when the amount is unchanged and `always` is off. */
+export interface CellChange {
+  month: string
+  categoryId: string
+  assignedCents: number
+  historyId: string
+  kind: BudgetHistoryKind
+  counterpartCategoryId?: string | null
+  /** Write the history entry even when the amount does not change (an explicit assign). */
+  always?: boolean
+}
+
+/** Sets cells to new amounts and records each change in the history, in the caller's transaction. */
+export async function writeCells(
+  tx: Tx,
+  ctx: MutationContext,
+  changes: readonly CellChange[],
+): Promise<void> {
+  for (const change of changes) {
+    if (Math.abs(change.assignedCents) > MAX_ASSIGNED_CENTS) {
+      throw invalid(
+        'BUDGET_AMOUNT_OUT_OF_RANGE',
+        'A category can hold at most 9,000,000,000,000 cents either way.',
+        [{ path: 'assignedCents', message: `Would be ${change.assignedCents}.` }],
+      )
+    }
+    const previous = await assignedOf(tx, ctx.householdId, change.month, change.categoryId)
+    if (previous === change.assignedCents && !change.always) continue
+    await tx
+      .insertInto('budget_cells')
+      .values({
+        household_id: ctx.householdId,
+        id: cellId(change.month, change.categoryId),
+        month: change.month,
+        category_id: change.categoryId,
+        assigned_cents: change.assignedCents,
+        created_at: ctx.now,
+        updated_at: ctx.now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['household_id', 'id'])
+          .doUpdateSet({ assigned_cents: change.assignedCents, updated_at: ctx.now }),
+      )
+      .execute()
+    const taken = await tx
+      .selectFrom('budget_history')
+      .select('id')
+      .where('household_id', '=', ctx.householdId)
+      .where('id', '=', change.historyId)
+      .executeTakeFirst()
+    if (taken)
+      throw conflict('ID_ALREADY_EXISTS', `The id ${change.historyId} is already in use.`, {
+        id: change.historyId,
+      })
+    await tx
+      .insertInto('budget_history')
+      .values({
+        household_id: ctx.householdId,
+        id: change.historyId,
+        month: change.month,
+        category_id: change.categoryId,
+        kind: change.kind,
+        previous_cents: previous,
+        assigned_cents: change.assignedCents,
+        delta_cents: change.assignedCents - previous,
+        counterpart_category_id: change.counterpartCategoryId ?? null,
+        user_id: ctx.userId || null,
+        created_at: ctx.now,
+      })
+      .execute()
+  }
+}

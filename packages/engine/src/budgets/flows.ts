@@ -1,0 +1,222 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from '../database.ts'
+import { addTo, type BudgetCategory, type BudgetFlows, emptyFlows } from './model.ts'
+import { dayAfterMonth } from './month.ts'
+
+type Db = Kysely<Database> | Transaction<Database>
+
+/** A category as the budget lists it, with what the math needs. */
+export interface BudgetCategoryInfo extends BudgetCategory {
+  name: string
+  groupId: string
+  position: number
+  hidden: boolean
+  deleted: boolean
+  /** A payment category of a card that has no category row yet (it is made on its first assignment). */
+  virtual: boolean
+}
+
+/** A group as the budget lists it. */
+export interface BudgetGroupInfo {
+  id: string
+  name: string
+  position: number
+  hidden: boolean
+  isIncome: boolean
+  deleted: boolean
+}
+
+/** The name and id the payment categories' group gets; its id is the household's, so every device agrees. */
+export const PAYMENT_GROUP_NAME = 'Credit Card Payments'
+
+/** Everything the month snapshot is computed from. */
+export interface LoadedBudget {
+  baseCurrency: string
+  groups: BudgetGroupInfo[]
+  categories: BudgetCategoryInfo[]
+  flows: BudgetFlows
+}
+
+interface ActivityRow {
+  month: string
+  category_id: string | null
+  card_id: string | null
+  inner_transfer: boolean
+  cents: string
+}
+
+/**
+ * Reads what the budget of `month` is computed from, summed in SQL per month, category and
+ * card: live rows dated up to the end of the month on open or closed cash and credit accounts
+ * in the household's base currency (split rows by their parts), and every assignment. A
+ * transfer whose two legs are both on such accounts is told apart, so it never counts as
+ * spending. `categoryIds` narrows the read to some spending categories (the overrun check).
+ */
+export async function loadBudget(
+  db: Db,
+  householdId: string,
+  month: string,
+  categoryIds?: readonly string[],
+): Promise<LoadedBudget> {
+  const { base_currency: baseCurrency } = await db
+    .selectFrom('households')
+    .select('base_currency')
+    .where('id', '=', householdId)
+    .executeTakeFirstOrThrow()
+  const end = dayAfterMonth(month)
+  const only = categoryIds !== undefined
+  const categoryFilter = only
+    ? sql`and p.category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})`
+    : sql``
+
+  const [groups, categoryRows, cards, activity, cells] = await Promise.all([
+    sql<{
+      id: string
+      name: string
+      position: number
+      hidden: boolean
+      is_income: boolean
+      deleted: boolean
+    }>`select id, name, position, hidden, is_income, deleted_at is not null as deleted
+       from category_groups where household_id = ${householdId}
+       order by position, id`.execute(db),
+    sql<{
+      id: string
+      group_id: string
+      name: string
+      position: number
+      hidden: boolean
+      deleted: boolean
+      carry_overspending: boolean
+      payment_account_id: string | null
+      is_income: boolean
+    }>`select c.id, c.group_id, c.name, c.position, c.hidden, c.deleted_at is not null as deleted,
+              c.carry_overspending, c.payment_account_id, g.is_income
+       from categories c join category_groups g on g.household_id = c.household_id and g.id = c.group_id
+       where c.household_id = ${householdId}
+       order by c.position, c.id`.execute(db),
+    sql<{ id: string; name: string; position: number }>`
+       select id, name, position from accounts
+       where household_id = ${householdId} and type = 'credit' and currency = ${baseCurrency} and deleted_at is null
+       order by position, id`.execute(db),
+    sql<ActivityRow>`
+      with acc as (
+        select id, type = 'credit' as credit from accounts
+        where household_id = ${householdId} and type in ('cash', 'credit')
+          and currency = ${baseCurrency} and deleted_at is null
+      ),
+      live as (
+        select t.id, t.account_id, t.date, t.amount_cents, t.category_id, t.transfer_group_id
+        from transactions t
+        where t.household_id = ${householdId} and t.deleted_at is null and t.merged_into_id is null
+          and t.date < ${end}::date and t.account_id in (select id from acc)
+      ),
+      inner_groups as (
+        select transfer_group_id from live where transfer_group_id is not null
+        group by transfer_group_id having count(*) > 1
+      ),
+      parts as (
+        select l.account_id, l.date, l.amount_cents as amount, l.category_id, l.transfer_group_id from live l
+        union all
+        select l.account_id, l.date, x.amount, x.category_id, l.transfer_group_id
+        from live l
+        join transaction_splits s on s.household_id = ${householdId} and s.transaction_id = l.id
+        cross join lateral (values (s.amount_cents, s.category_id), (-s.amount_cents, null)) as x(amount, category_id)
+      )
+      select to_char(date_trunc('month', p.date), 'YYYY-MM') as month,
+             p.category_id,
+             case when a.credit then p.account_id end as card_id,
+             coalesce(p.transfer_group_id in (select transfer_group_id from inner_groups), false) as inner_transfer,
+             sum(p.amount)::text as cents
+      from parts p join acc a on a.id = p.account_id
+      where true ${categoryFilter}
+      group by 1, 2, 3, 4`.execute(db),
+    sql<{ month: string; category_id: string; cents: string }>`
+      select month, category_id, assigned_cents::text as cents from budget_cells
+      where household_id = ${householdId} and assigned_cents <> 0
+        ${only ? sql`and month <= ${month} and category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})` : sql``}`.execute(
+      db,
+    ),
+  ])
+
+  const groupInfo: BudgetGroupInfo[] = groups.rows.map((g) => ({
+    id: g.id,
+    name: g.name,
+    position: g.position,
+    hidden: g.hidden,
+    isIncome: g.is_income,
+    deleted: g.deleted,
+  }))
+  const categories: BudgetCategoryInfo[] = categoryRows.rows.map((c) => ({
+    id: c.id,
+    groupId: c.group_id,
+    name: c.name,
+    position: c.position,
+    hidden: c.hidden,
+    deleted: c.deleted,
+    virtual: false,
+    carryOverspending: c.carry_overspending,
+    paymentAccountId: c.payment_account_id,
+    kind: c.payment_account_id !== null ? 'payment' : c.is_income ? 'income' : 'spending',
+  }))
+  // Every live card gets a payment category; one not made yet is shown under the household's id.
+  const withPayment = new Set(categories.flatMap((c) => (c.paymentAccountId ? [c.paymentAccountId] : [])))
+  for (const card of cards.rows) {
+    if (withPayment.has(card.id)) continue
+    categories.push({
+      id: card.id,
+      groupId: householdId,
+      name: card.name,
+      position: card.position,
+      hidden: false,
+      deleted: false,
+      virtual: true,
+      carryOverspending: false,
+      paymentAccountId: card.id,
+      kind: 'payment',
+    })
+    withPayment.add(card.id)
+  }
+  if (categories.some((c) => c.virtual) && !groupInfo.some((g) => g.id === householdId)) {
+    groupInfo.push({
+      id: householdId,
+      name: PAYMENT_GROUP_NAME,
+      position: Number.MAX_SAFE_INTEGER,
+      hidden: false,
+      isIncome: false,
+      deleted: false,
+    })
+  }
+
+  const kindOf = new Map(categories.map((c) => [c.id, c.kind]))
+  const paymentIds = new Set(categories.filter((c) => c.kind === 'payment').map((c) => c.paymentAccountId))
+  let firstMonth = month
+  const flows = emptyFlows(only ? categories.filter((c) => categoryIds.includes(c.id)) : categories, month)
+  for (const row of activity.rows) {
+    if (row.month < firstMonth) firstMonth = row.month
+    const cents = BigInt(row.cents)
+    const kind = row.category_id === null ? undefined : kindOf.get(row.category_id)
+    if (row.inner_transfer) {
+      // Between two on-budget accounts: counts only as a payment to or from a card.
+      if (row.card_id !== null && paymentIds.has(row.card_id))
+        addTo(flows.payments, row.month, row.card_id, -cents)
+    } else if (row.card_id === null) {
+      if (row.category_id === null)
+        flows.uncategorized.set(row.month, (flows.uncategorized.get(row.month) ?? 0n) + cents)
+      else addTo(flows.cash, row.month, row.category_id, cents)
+    } else if (kind === 'income') {
+      addTo(flows.cash, row.month, row.category_id as string, cents)
+    } else if (kind === 'spending') {
+      const byCategory = flows.card.get(row.month) ?? new Map<string, Map<string, bigint>>()
+      flows.card.set(row.month, byCategory)
+      addTo(byCategory, row.category_id as string, row.card_id, cents)
+    }
+    // Uncategorized card rows, and card rows in a payment category, are card debt the budget does not hold.
+  }
+  for (const cell of cells.rows) {
+    if (cell.month < firstMonth) firstMonth = cell.month
+    addTo(flows.assigned, cell.month, cell.category_id, BigInt(cell.cents))
+  }
+  flows.firstMonth = firstMonth
+  return { baseCurrency, groups: groupInfo, categories, flows }
+}

@@ -1,0 +1,13 @@
+export {
+  type BudgetCategory,
+  type BudgetFlows,
+  budgetMonth,
+  type CategoryKind,
+  type MonthBudget,
+} from './model.ts'
+export { MonthSchema } from './month.ts'
+export type { BudgetCell } from './mutators.ts'
+export type { BudgetCategoryMonth, BudgetHistoryEntry } from './queries.ts'
+export * from './schema.ts'
+export type * from './snapshot.ts'
+export type * from './tables.ts'

@@ -1,0 +1,263 @@
+import { monthsBetween } from './month.ts'
+
+/**
+ * Envelope budgeting as pure integer math: what each category holds month by month, and
+ * Ready to Assign. Every amount is bigint cents, so no sum can lose a cent. docs/budgets.md
+ * states every rule with a worked example; the tests beside this file follow it.
+ */
+
+/** spending: an ordinary envelope; income: money arriving for Ready to Assign; payment: a credit card's payment envelope. */
+export type CategoryKind = 'spending' | 'income' | 'payment'
+
+/** What the math needs to know about a category. */
+export interface BudgetCategory {
+  id: string
+  kind: CategoryKind
+  /** Cash overspending stays in the category into the next month instead of coming out of Ready to Assign. */
+  carryOverspending: boolean
+  /** For a payment category, the credit account it pays. */
+  paymentAccountId: string | null
+}
+
+/** `month -> key -> cents`. */
+export type MonthMap<K = string> = Map<string, Map<K, bigint>>
+
+/** Everything the budget is computed from, already summed per month. */
+export interface BudgetFlows {
+  categories: readonly BudgetCategory[]
+  /** Assigned per month and category. */
+  assigned: MonthMap
+  /**
+   * Activity per month and category that is not card spending on a spending category: rows on
+   * cash accounts (any category), and rows in income categories on any on-budget account.
+   */
+  cash: MonthMap
+  /** Card activity per month, spending category and credit account: net, negative is spending. */
+  card: Map<string, Map<string, Map<string, bigint>>>
+  /** Transfers between a credit account and another on-budget account, per month and card: minus the card leg. */
+  payments: MonthMap
+  /** Uncategorized rows on cash accounts per month (opening balances among them): straight to Ready to Assign. */
+  uncategorized: Map<string, bigint>
+  /** The first month anything happened in; nothing rolls over from before it. */
+  firstMonth: string
+}
+
+/** One category in one month. */
+export interface CategoryMonth {
+  /** What rolled in from the month before. */
+  carriedIn: bigint
+  assigned: bigint
+  activity: bigint
+  available: bigint
+  /** The part of a negative available paid from cash: it comes out of next month's Ready to Assign (or carries). */
+  cashOverspending: bigint
+  /** The part of a negative available that is uncovered card spending: it becomes card debt. */
+  creditOverspending: bigint
+}
+
+/** The budget of one month. */
+export interface MonthBudget {
+  month: string
+  categories: Map<string, CategoryMonth>
+  /** Ready to Assign left at the end of the month before (before later assignments are taken). */
+  readyToAssignCarriedIn: bigint
+  /** Rows in income categories this month. */
+  income: bigint
+  /** Uncategorized rows on cash accounts this month. */
+  uncategorized: bigint
+  /** Last month's cash overspending in categories that do not carry it: taken from this month. */
+  overspentLastMonth: bigint
+  /** Assigned this month to spending and payment categories. */
+  assigned: bigint
+  /** Assigned in months after this one: YNAB takes it from Ready to Assign now. */
+  assignedInFuture: bigint
+  readyToAssign: bigint
+}
+
+const ZERO = 0n
+
+function get<K>(map: Map<K, bigint> | undefined, key: K): bigint {
+  return map?.get(key) ?? ZERO
+}
+
+/**
+ * Spreads one month's card activity of a spending category over the cards' payment categories.
+ * `funds` is what the category holds before card activity (carried in, assigned, cash activity).
+ * A card refund adds to the category and leaves that card's payment category; spending is
+ * covered from what the category holds (refunds included), card by card in account id order,
+ * and the covered part moves to the card's payment category. What is not covered is credit
+ * overspending.
+ */
+export function settleCardSpending(
+  funds: bigint,
+  cards: ReadonlyMap<string, bigint>,
+): { moved: Map<string, bigint>; uncovered: bigint } {
+  const moved = new Map<string, bigint>()
+  let held = funds
+  const spending: [string, bigint][] = []
+  for (const [card, net] of [...cards].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (net > ZERO) {
+      held += net
+      moved.set(card, -net)
+    } else if (net < ZERO) spending.push([card, -net])
+  }
+  let left = held > ZERO ? held : ZERO
+  let uncovered = ZERO
+  for (const [card, spent] of spending) {
+    const covered = spent < left ? spent : left
+    left -= covered
+    uncovered += spent - covered
+    moved.set(card, (moved.get(card) ?? ZERO) + covered)
+  }
+  return { moved, uncovered }
+}
+
+/** Splits a negative available into its credit part (uncovered card spending) and its cash part. */
+export function splitOverspending(available: bigint, uncovered: bigint): { cash: bigint; credit: bigint } {
+  if (available >= ZERO) return { cash: ZERO, credit: ZERO }
+  const credit = available > -uncovered ? available : -uncovered
+  return { cash: available - credit, credit }
+}
+
+/**
+ * Rolls the budget forward from `flows.firstMonth` to `month` and answers that month. A
+ * positive available carries into the next month; cash overspending comes out of the next
+ * month's Ready to Assign, or stays in the category when it carries overspending; credit
+ * overspending becomes card debt and leaves both.
+ */
+export function budgetMonth(flows: BudgetFlows, month: string): MonthBudget {
+  const spending = flows.categories.filter((c) => c.kind === 'spending')
+  const payment = flows.categories.filter((c) => c.kind === 'payment')
+  const income = flows.categories.filter((c) => c.kind === 'income')
+  const paymentOf = new Map(payment.map((c) => [c.paymentAccountId as string, c.id]))
+
+  const carry = new Map<string, bigint>()
+  let readyCarried = ZERO
+  let penalty = ZERO
+  let result: MonthBudget | null = null
+  const first = flows.firstMonth < month ? flows.firstMonth : month
+
+  for (const m of monthsBetween(first, month)) {
+    const assigned = flows.assigned.get(m)
+    const cash = flows.cash.get(m)
+    const card = flows.card.get(m)
+    const payments = flows.payments.get(m)
+    const categories = new Map<string, CategoryMonth>()
+    const moved = new Map<string, bigint>()
+    let assignedTotal = ZERO
+    let nextPenalty = ZERO
+
+    const close = (
+      c: BudgetCategory,
+      row: Omit<CategoryMonth, 'cashOverspending' | 'creditOverspending'>,
+      uncovered: bigint,
+    ) => {
+      const { cash: cashOver, credit } = splitOverspending(row.available, uncovered)
+      categories.set(c.id, { ...row, cashOverspending: cashOver, creditOverspending: credit })
+      assignedTotal += row.assigned
+      if (row.available >= ZERO) carry.set(c.id, row.available)
+      else if (c.carryOverspending) carry.set(c.id, cashOver)
+      else {
+        carry.set(c.id, ZERO)
+        nextPenalty -= cashOver
+      }
+    }
+
+    for (const c of spending) {
+      const carriedIn = get(carry, c.id)
+      const a = get(assigned, c.id)
+      const cashActivity = get(cash, c.id)
+      const cards = card?.get(c.id)
+      let cardActivity = ZERO
+      let uncovered = ZERO
+      if (cards && cards.size > 0) {
+        for (const net of cards.values()) cardActivity += net
+        const settled = settleCardSpending(carriedIn + a + cashActivity, cards)
+        uncovered = settled.uncovered
+        for (const [k, v] of settled.moved) moved.set(k, (moved.get(k) ?? ZERO) + v)
+      }
+      const activity = cashActivity + cardActivity
+      close(c, { carriedIn, assigned: a, activity, available: carriedIn + a + activity }, uncovered)
+    }
+    for (const c of payment) {
+      const carriedIn = get(carry, c.id)
+      const a = get(assigned, c.id)
+      const k = c.paymentAccountId as string
+      const activity = get(cash, c.id) + get(moved, k) + get(payments, k)
+      close(c, { carriedIn, assigned: a, activity, available: carriedIn + a + activity }, ZERO)
+    }
+    // Coverage moved to a card that has no payment category would vanish; the loader gives every card one.
+    for (const k of moved.keys()) if (!paymentOf.has(k)) throw new Error(`Card ${k} has no payment category`)
+
+    let incomeTotal = ZERO
+    for (const c of income) {
+      const activity = get(cash, c.id)
+      incomeTotal += activity
+      categories.set(c.id, {
+        carriedIn: ZERO,
+        assigned: ZERO,
+        activity,
+        available: ZERO,
+        cashOverspending: ZERO,
+        creditOverspending: ZERO,
+      })
+    }
+    const uncategorized = flows.uncategorized.get(m) ?? ZERO
+    const ready = readyCarried + incomeTotal + uncategorized - penalty - assignedTotal
+    if (m === month) {
+      result = {
+        month,
+        categories,
+        readyToAssignCarriedIn: readyCarried,
+        income: incomeTotal,
+        uncategorized,
+        overspentLastMonth: penalty,
+        assigned: assignedTotal,
+        assignedInFuture: ZERO,
+        readyToAssign: ready,
+      }
+    }
+    readyCarried = ready
+    penalty = nextPenalty
+  }
+
+  const later = assignedAfter(flows, month)
+  const answer = result as MonthBudget
+  answer.assignedInFuture = later
+  answer.readyToAssign -= later
+  return answer
+}
+
+/** Everything assigned to spending and payment categories in months after `month`. */
+function assignedAfter(flows: BudgetFlows, month: string): bigint {
+  const budgeted = new Set(flows.categories.filter((c) => c.kind !== 'income').map((c) => c.id))
+  let total = ZERO
+  for (const [m, cells] of flows.assigned) {
+    if (m <= month) continue
+    for (const [id, cents] of cells) if (budgeted.has(id)) total += cents
+  }
+  return total
+}
+
+/** An empty set of flows starting at `month`, for building up in tests and loaders. */
+export function emptyFlows(categories: readonly BudgetCategory[], firstMonth: string): BudgetFlows {
+  return {
+    categories,
+    assigned: new Map(),
+    cash: new Map(),
+    card: new Map(),
+    payments: new Map(),
+    uncategorized: new Map(),
+    firstMonth,
+  }
+}
+
+/** Adds cents to `map[month][key]`. */
+export function addTo<K>(map: Map<string, Map<K, bigint>>, month: string, key: K, cents: bigint): void {
+  let inner = map.get(month)
+  if (!inner) {
+    inner = new Map()
+    map.set(month, inner)
+  }
+  inner.set(key, (inner.get(key) ?? ZERO) + cents)
+}
