@@ -15,6 +15,7 @@ import {
   SyncConnection,
   type SyncStatus,
 } from './sync-client.ts'
+import { TableReads } from './table-reads.ts'
 import { whenSynced } from './when-synced.ts'
 
 /** How many refused mutations `sync.rejected` keeps. */
@@ -144,7 +145,18 @@ export interface Hearth {
     listener: (result: QueryResultOf<QueryAt<K>>) => void,
     onError?: (error: unknown) => void,
   ): () => void
+  /** Counters for apps and benchmarks: how often live queries ran. */
+  readonly stats: HearthStats
   close(): Promise<void>
+}
+
+/** What a Hearth instance counts. */
+export interface HearthStats {
+  /**
+   * How many times live queries (`watch`) ran, first runs included. A change re-runs only the
+   * live queries that read a table it touched.
+   */
+  readonly liveQueryRuns: number
 }
 
 /** Opens a replica with the given platform pieces; `createHearth` picks them for you. */
@@ -197,9 +209,9 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
   })
 
   const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
-    const { mutation: queued, result } = await replica.mutate(mutator.name, withNewIds(mutator, args))
+    const { mutation: queued, result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, args))
     connection?.localMutation(queued)
-    events.emit('change', { source: 'local' })
+    events.emit('change', { source: 'local', tables: tables && [...tables] })
     return result
   }) as MutateCalls
 
@@ -209,6 +221,8 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       (args: unknown = {}) =>
         runQuery(store.db, q, args, replica.context(new Date())),
   ) as QueryCalls
+  const stats = { liveQueryRuns: 0 }
+  let watching = 0
 
   const sync: HearthSync = {
     get status(): SyncStatus {
@@ -244,17 +258,25 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     on: (event, listener) => events.on(event, listener),
     watch(name, args, listener, onError) {
       const [noun, verb] = (name as string).split('.') as [string, string]
-      const run = (query as unknown as Record<string, Record<string, (a: unknown) => Promise<unknown>>>)[
-        noun
-      ]![verb]!
+      const q = (deviceQueries as unknown as Record<string, Record<string, Query>>)[noun]?.[verb]
+      if (!q) throw new TypeError(`No device query is named ${name as string}.`)
       let last: string | undefined
       let stopped = false
       let running: Promise<void> = Promise.resolve()
+      // The tables the query read in any run so far; null until the first run finishes.
+      let reads: Set<string> | null = null
+      let stale = false
       const refresh = () => {
+        if (stale) return
+        stale = true
         running = running.then(async () => {
+          stale = false
           if (stopped) return
+          stats.liveQueryRuns++
           try {
-            const result = await run(args)
+            const tracker = new TableReads()
+            const result = await runQuery(store.db.withPlugin(tracker), q, args, replica.context(new Date()))
+            reads = new Set([...(reads ?? []), ...tracker.tables])
             const text = JSON.stringify(result)
             if (!stopped && text !== last) {
               last = text
@@ -265,12 +287,25 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
           }
         })
       }
-      const off = events.on('change', refresh)
+      const off = events.on('change', ({ tables }) => {
+        // Only a change to a table the query reads can change its result.
+        if (tables && reads && !tables.some((t) => reads!.has(t))) return
+        refresh()
+      })
+      watching++
+      replica.trackTables = true
       refresh()
       return () => {
+        if (stopped) return
         stopped = true
         off()
+        if (--watching === 0) replica.trackTables = false
       }
+    },
+    stats: {
+      get liveQueryRuns() {
+        return stats.liveQueryRuns
+      },
     },
     async close() {
       presence.set(null)

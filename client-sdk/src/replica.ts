@@ -60,6 +60,8 @@ export interface RebaseOutcome {
   confirmed: number[]
   /** Pending mutations still waiting, replayed on top of the server's rows. */
   pending: number
+  /** The tables whose rows may have changed; null for every table (a snapshot). */
+  tables: Set<string> | null
 }
 
 /**
@@ -78,6 +80,8 @@ export class Replica {
   identity: ReplicaIdentity
   /** How many mutations are pending now. */
   pendingCount = 0
+  /** Whether `mutate` and `rebase` should say which tables they changed (someone watches). */
+  trackTables = false
   private nextId = 1
   private queueRecords = 0
   private readonly mutex = new Mutex()
@@ -150,7 +154,10 @@ export class Replica {
    * records it as pending in one transaction. If the replica refuses it, the queue learns the id
    * is dropped, and the caller gets the error.
    */
-  mutate(name: string, rawArgs: unknown): Promise<{ mutation: PendingMutation; result: unknown }> {
+  mutate(
+    name: string,
+    rawArgs: unknown,
+  ): Promise<{ mutation: PendingMutation; result: unknown; tables: Set<string> | null }> {
     return this.mutex.run(async () => {
       const mutator = deviceMutator(name)
       if (this.identity.version === null) {
@@ -169,13 +176,14 @@ export class Replica {
       await this.queue.append({ type: 'mutation', ...mutation })
       this.queueRecords++
       try {
-        const result = await this.store.db.transaction().execute(async (tx) => {
+        const tracking = this.trackTables
+        const { result, tables } = await this.store.db.transaction().execute(async (tx) => {
           const result = await this.applyOne(tx, mutation)
           await this.insertPending(tx, mutation)
-          return result
+          return { result, tables: tracking ? await undoTables(tx, mutation.id) : null }
         })
         this.pendingCount++
-        return { mutation, result }
+        return { mutation, result, tables }
       } catch (error) {
         await this.queue.append({ type: 'drop', id: mutation.id })
         throw error
@@ -214,8 +222,13 @@ export class Replica {
               .where('household_id', '=', householdId)
               .execute()
           }
-          return { confirmed: [], pending: pending.length }
+          return { confirmed: [], pending: pending.length, tables: new Set(['household_clock']) }
         }
+        const tables: Set<string> | null =
+          incoming.kind === 'snapshot' || !this.trackTables
+            ? null
+            : new Set(['household_clock', ...incoming.changes.map((c) => c.table)])
+        if (tables && pending.length > 0) for (const t of await undoTables(tx)) tables.add(t)
         await asReplica(tx, async () => {
           // Undo images exist only for pending mutations.
           if (pending.length > 0) await undoPending(tx)
@@ -239,12 +252,13 @@ export class Replica {
         for (const p of remaining) {
           await this.replay(tx, { id: p.mutation_id, name: p.name, args: p.args, at: toIso(p.created_at) })
         }
+        if (tables && remaining.length > 0) for (const t of await undoTables(tx)) tables.add(t)
         await db
           .updateTable('device_state')
           .set({ version: incoming.version, lmid })
           .where('household_id', '=', householdId)
           .execute()
-        return { confirmed, pending: remaining.length }
+        return { confirmed, pending: remaining.length, tables }
       })
       this.identity.version = incoming.version
       this.identity.lmid = lmid
@@ -370,6 +384,15 @@ export class Replica {
     ])
     this.queueRecords = rest.length
   }
+}
+
+/** The tables pending mutations (or one of them) wrote, from the undo images the trigger recorded. */
+async function undoTables(tx: Transaction<Database>, mutationId?: number): Promise<Set<string>> {
+  let query = syncDb(tx).selectFrom('device_undo').select('table_name').distinct()
+  if (mutationId !== undefined) query = query.where('mutation_id', '=', mutationId)
+  const rows = await query.execute()
+  // A mutation also moves the household's clock.
+  return new Set(['household_clock', ...rows.map((r) => r.table_name)])
 }
 
 function toIso(value: Date | string): string {

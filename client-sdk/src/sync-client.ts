@@ -59,8 +59,11 @@ export interface RejectedEvent {
 
 /** Everything a Hearth instance announces. */
 export interface HearthEvents extends Record<string, unknown> {
-  /** Local data changed: a local mutation, or rows from the server. */
-  change: { source: 'local' | 'sync' }
+  /**
+   * Local data changed: a local mutation, or rows from the server. `tables` names the tables
+   * whose rows may have changed, while a live query is open; null means any table.
+   */
+  change: { source: 'local' | 'sync'; tables: readonly string[] | null }
   rejected: RejectedEvent
   /** The replica was replaced by a snapshot because it could not continue from its cursor. */
   reset: { reason: string }
@@ -357,7 +360,7 @@ export class SyncConnection {
     const pendingBefore = this.replica.pendingCount
     const outcome = await this.rebase({ kind: 'delta', changes, version, lmid })
     if (changes.length > 0 || outcome.confirmed.length > 0 || pendingBefore !== outcome.pending) {
-      this.events.emit('change', { source: 'sync' })
+      this.events.emit('change', { source: 'sync', tables: outcome.tables && [...outcome.tables] })
     }
   }
 
@@ -370,7 +373,7 @@ export class SyncConnection {
     await this.rebase({ kind: 'snapshot', tables, version, lmid })
     if (this.resetReason) this.events.emit('reset', { reason: this.resetReason })
     this.resetReason = null
-    this.events.emit('change', { source: 'sync' })
+    this.events.emit('change', { source: 'sync', tables: null })
   }
 
   private async rebase(incoming: Incoming) {
