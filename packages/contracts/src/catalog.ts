@@ -4,6 +4,40 @@ const Instant = z.string().describe('ISO 8601 instant in UTC.')
 const Position = z.number().int().describe('Display position; lower comes first, ties broken by id.')
 const Color = z.string().describe('A colour as #rrggbb, in lower case.')
 
+const GoalCents = z.string().describe('Integer cents as a decimal string, more than zero.')
+const GoalDay = z.string().describe('A calendar day, YYYY-MM-DD.')
+
+/** A category's budget goal; `type` says which. See docs/budgets.md, Goals. */
+export const CategoryGoalSchema = z
+  .discriminatedUnion('type', [
+    z
+      .object({ type: z.literal('monthly'), amountCents: GoalCents })
+      .meta({ id: 'MonthlyGoal', description: 'Monthly funding: assign amountCents every month.' }),
+    z
+      .object({ type: z.literal('targetBalance'), targetCents: GoalCents })
+      .meta({ id: 'TargetBalanceGoal', description: 'Reach a balance of targetCents, with no date.' }),
+    z.object({ type: z.literal('targetBalanceByDate'), targetCents: GoalCents, targetDate: GoalDay }).meta({
+      id: 'TargetBalanceByDateGoal',
+      description:
+        'Reach a balance of targetCents by targetDate, in equal monthly shares rounded up to the cent.',
+    }),
+    z
+      .object({
+        type: z.literal('neededForSpending'),
+        amountCents: GoalCents,
+        everyMonths: z.number().int().min(1).max(120).describe('The cadence: 1 monthly, 12 yearly.'),
+        dueDate: GoalDay.describe('The first due date; later ones follow every everyMonths months.'),
+        fill: z
+          .enum(['refill', 'setAside'])
+          .describe('refill: up to amountCents by each due date; setAside: another amountCents each cycle.'),
+      })
+      .meta({
+        id: 'NeededForSpendingGoal',
+        description: 'Have amountCents by each due date, repeating every everyMonths months.',
+      }),
+  ])
+  .meta({ id: 'CategoryGoal' })
+
 export const CategorySchema = z
   .object({
     id: z.string(),
@@ -11,6 +45,7 @@ export const CategorySchema = z
     name: z.string(),
     position: Position,
     hidden: z.boolean(),
+    goal: CategoryGoalSchema.nullable().describe('The budget goal; null for none.'),
     createdAt: Instant,
     updatedAt: Instant,
   })

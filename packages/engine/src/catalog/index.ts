@@ -1,3 +1,4 @@
+export * from './category-goal.ts'
 export * from './find-or-create-payee.ts'
 export { requireCategory, requireCategoryGroup, requireFlag, requirePayee, requireTag } from './lookups.ts'
 export * from './model.ts'

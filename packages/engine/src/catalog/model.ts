@@ -1,3 +1,4 @@
+import { type CategoryGoal, toCategoryGoal } from './category-goal.ts'
 import type { CategoryGroupRow, CategoryRow, FlagRow, PayeeRow, TagRow } from './tables.ts'
 
 /** A category as the API shows it. */
@@ -7,6 +8,8 @@ export interface Category {
   name: string
   position: number
   hidden: boolean
+  /** The budget goal the month snapshot measures the category against; null for none. */
+  goal: CategoryGoal | null
   createdAt: string
   updatedAt: string
 }
@@ -59,6 +62,7 @@ export function toCategory(row: CategoryRow): Category {
     name: row.name,
     position: row.position,
     hidden: row.hidden,
+    goal: toCategoryGoal(row.goal),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   }

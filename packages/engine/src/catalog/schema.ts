@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { NameSchema, UlidSchema } from '../shared/schema.ts'
+import { CategoryGoalSchema } from './category-goal.ts'
 import { ColorSchema, PathIdSchema, PositionSchema } from './fields.ts'
 
 // Category groups.
@@ -32,6 +33,8 @@ export const CreateCategoryArgsSchema = z.strictObject({
   /** Omitted: after the last live category of the group. */
   position: PositionSchema.optional(),
   hidden: z.boolean().optional(),
+  /** The budget goal; omitted or null: none. */
+  goal: CategoryGoalSchema.nullable().optional(),
 })
 export type CreateCategoryArgs = z.output<typeof CreateCategoryArgsSchema>
 
@@ -42,6 +45,8 @@ export const UpdateCategoryArgsSchema = z.strictObject({
   groupId: UlidSchema.optional(),
   position: PositionSchema.optional(),
   hidden: z.boolean().optional(),
+  /** Replaces the goal whole; null removes it. */
+  goal: CategoryGoalSchema.nullable().optional(),
 })
 export type UpdateCategoryArgs = z.output<typeof UpdateCategoryArgsSchema>
 

@@ -1,4 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely'
+import type { CategoryGoal } from './category-goal.ts'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 
@@ -23,6 +24,8 @@ export interface CategoriesTable {
   name: string
   position: ColumnType<number, number | undefined, number>
   hidden: ColumnType<boolean, boolean | undefined, boolean>
+  /** The budget goal, as the API shows it; written as JSON text. */
+  goal: ColumnType<CategoryGoal | null, string | null | undefined, string | null>
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>

@@ -8,6 +8,7 @@ import * as syncApplySkipsEmpty from './0006-sync-apply-skips-empty.ts'
 import * as budgets from './0007-budgets.ts'
 import * as rules from './0008-rules.ts'
 import * as payeeAliases from './0009-payee-aliases.ts'
+import * as categoryGoals from './0010-category-goals.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-budgets': budgets,
   '0008-rules': rules,
   '0009-payee-aliases': payeeAliases,
+  '0010-category-goals': categoryGoals,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -41,6 +41,7 @@ export const createCategory = defineMutator({
         name: args.name,
         position: args.position ?? (await nextPosition(tx, 'categories', ctx.householdId, args.groupId)),
         hidden: args.hidden ?? false,
+        goal: args.goal ? JSON.stringify(args.goal) : null,
         created_at: ctx.now,
         updated_at: ctx.now,
       })
@@ -79,6 +80,7 @@ export const updateCategory = defineMutator({
       .set({
         ...(patch.name !== undefined && { name: patch.name }),
         ...(patch.hidden !== undefined && { hidden: patch.hidden }),
+        ...(patch.goal !== undefined && { goal: patch.goal ? JSON.stringify(patch.goal) : null }),
         ...(position !== undefined && { position }),
         group_id: groupId,
         updated_at: ctx.now,

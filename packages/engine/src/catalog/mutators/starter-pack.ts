@@ -75,7 +75,7 @@ export const seedStarterPack = defineMutator({
     }
     let groupPosition = await nextPosition(tx, 'category_groups', ctx.householdId)
     const newGroups: CategoryGroupRow[] = []
-    const newCategories: CategoryRow[] = []
+    const newCategories: (Omit<CategoryRow, 'goal'> & { goal: null })[] = []
     for (const pack of STARTER_PACK) {
       const reused = existingGroup.get(pack.key)
       if (reused) result.skipped.groups.push(toCategoryGroup(reused))
@@ -108,6 +108,7 @@ export const seedStarterPack = defineMutator({
           name: item.names[language],
           position: Math.min(categoryPosition++, MAX_POSITION),
           hidden: false,
+          goal: null,
           created_at: ctx.now,
           updated_at: ctx.now,
           deleted_at: null,

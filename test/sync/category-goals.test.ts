@@ -1,0 +1,81 @@
+import type { RunningServer } from '@hearth/server'
+import { ulid } from 'ulidx'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { newOwner, startTestServer } from '../src/index.ts'
+import { closeDevices, eventually, newDevice } from './devices.ts'
+
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterEach(async () => {
+  await closeDevices()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+describe('category goals through the SDK', () => {
+  it('sets a goal on a device, the server stores it, and a change over REST reaches the device', async () => {
+    const owner = await newOwner(server)
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    const groupId = ulid()
+    const id = ulid()
+    await device.mutate.categoryGroups.create({ id: groupId, name: 'Yearly' })
+    const created = await device.mutate.categories.create({
+      id,
+      groupId,
+      name: 'Insurance',
+      goal: { type: 'neededForSpending', amountCents: 120000, everyMonths: 12, dueDate: '2026-12-01' },
+    })
+    const insurance = {
+      type: 'neededForSpending',
+      amountCents: '120000',
+      everyMonths: 12,
+      dueDate: '2026-12-01',
+      fill: 'refill',
+    }
+    expect(created.goal).toEqual(insurance)
+    await device.sync.whenSynced()
+
+    const rest = await owner.api.get('/households/current/categories')
+    expect(rest.body.items.find((c: any) => c.id === id).goal).toEqual(insurance)
+
+    const patched = await owner.api.patch(`/households/current/categories/${id}`, {
+      goal: { type: 'targetBalanceByDate', targetCents: '90000', targetDate: '2027-06-30' },
+    })
+    expect(patched.status).toBe(200)
+    await eventually(async () => {
+      const local = (await device.query.categories.list({})).items.find((c) => c.id === id)
+      expect(local?.goal).toEqual({
+        type: 'targetBalanceByDate',
+        targetCents: '90000',
+        targetDate: '2027-06-30',
+      })
+    })
+
+    await device.mutate.categories.update({ id, goal: null })
+    await device.sync.whenSynced()
+    const after = await owner.api.get('/households/current/categories')
+    expect(after.body.items.find((c: any) => c.id === id).goal).toBeNull()
+  })
+
+  it('refuses a bad goal on the device before anything is queued', async () => {
+    const owner = await newOwner(server)
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    const groupId = ulid()
+    await device.mutate.categoryGroups.create({ id: groupId, name: 'G' })
+    await expect(
+      device.mutate.categories.create({
+        id: ulid(),
+        groupId,
+        name: 'Bad',
+        goal: { type: 'monthly', amountCents: 0 } as never,
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })
+    expect((await device.query.categories.list({})).items).toEqual([])
+  })
+})
