@@ -1,11 +1,17 @@
 import type { Transaction as Tx } from 'kysely'
-import { deriveUlid, findOrCreatePayeeByName, normalizePayeeName } from '../../catalog/index.ts'
+import {
+  deriveUlid,
+  findOrCreatePayeeByName,
+  findPayeeByName,
+  normalizePayeeName,
+} from '../../catalog/index.ts'
 import type { Database } from '../../database.ts'
 import { conflict, EngineError } from '../../errors.ts'
 import type { MutationContext } from '../../mutator/context.ts'
 import { type ReferenceUse, requireOpenAccount, requireReferences } from '../references.ts'
 import type { AccountRow } from '../tables.ts'
 import { checkSplits, type RowAt } from './errors.ts'
+import { type LedgerHooks, payeesForNames } from './pipeline.ts'
 import type { TransactionInput } from './schema.ts'
 import type { SplitDraft, TransactionDraft } from './writes.ts'
 
@@ -37,14 +43,31 @@ export function referencesOf({ input, at }: LocatedInput): ReferenceUse[] {
   return uses
 }
 
-/** The payee id a payee name resolves to, creating it once per distinct normalized name. */
+/**
+ * The payee id a payee name resolves to: a live payee of that normalized name, else the payee
+ * a pipeline step knows the spelling for (an alias), else a new payee, created once per
+ * distinct normalized name.
+ */
 export class PayeeResolver {
   private readonly byName = new Map<string, string>()
+  /** Spellings the pipeline's steps were already asked about. */
+  private readonly asked = new Set<string>()
 
   constructor(
     private readonly tx: Tx<Database>,
     private readonly ctx: MutationContext,
+    private readonly hooks?: LedgerHooks,
   ) {}
+
+  /** Asks the pipeline's steps about spellings no live payee bears, once each. */
+  private async askSteps(names: readonly string[]): Promise<void> {
+    const wanted = names.filter((n) => !this.byName.has(n) && !this.asked.has(n))
+    for (const n of wanted) this.asked.add(n)
+    if (!this.hooks || wanted.length === 0) return
+    for (const [name, payeeId] of await payeesForNames(this.hooks, this.tx, wanted, this.ctx)) {
+      this.byName.set(name, payeeId)
+    }
+  }
 
   /** Looks up many names in one query, so a bulk import does not ask once per row. */
   async preload(names: readonly string[]): Promise<void> {
@@ -62,10 +85,16 @@ export class PayeeResolver {
     // Oldest first, as findOrCreatePayeeByName picks.
     for (const row of rows)
       if (!this.byName.has(row.normalized_name)) this.byName.set(row.normalized_name, row.id)
+    await this.askSteps(wanted)
   }
 
   async resolve(name: string, rowId: string): Promise<string> {
     const normalized = normalizePayeeName(name)
+    if (!this.byName.has(normalized) && !this.asked.has(normalized)) {
+      const live = await findPayeeByName(this.tx, this.ctx.householdId, name)
+      if (live) this.byName.set(normalized, live.id)
+      else await this.askSteps([normalized])
+    }
     const known = this.byName.get(normalized)
     if (known) return known
     // Salted with the name, so renaming a row's payee twice never derives the same new id.
@@ -92,13 +121,14 @@ export async function buildDrafts(
   tx: Tx<Database>,
   ctx: MutationContext,
   items: readonly LocatedInput[],
+  hooks?: LedgerHooks,
 ): Promise<{ drafts: TransactionDraft[]; accounts: Map<string, AccountRow> }> {
   for (const { input, at } of items) checkSplits(at, input.amountCents, input.categoryId, input.splits ?? [])
   const accounts = await requireReferences(tx, ctx.householdId, items.flatMap(referencesOf))
   for (const { input, at } of items)
     requireOpenAccount(accounts.get(input.accountId)!, `${at.prefix}accountId`, at.index)
   await requireFreeIds(tx, ctx.householdId, items)
-  const payees = new PayeeResolver(tx, ctx)
+  const payees = new PayeeResolver(tx, ctx, hooks)
   await payees.preload(items.flatMap(({ input }) => (input.payeeName !== undefined ? [input.payeeName] : [])))
   const drafts: TransactionDraft[] = []
   for (const { input } of items) {

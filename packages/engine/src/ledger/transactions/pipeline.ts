@@ -38,6 +38,17 @@ export interface TransactionPipelineStep {
     ctx: MutationContext,
     write: TransactionWrite,
   ): Promise<void>
+  /**
+   * Payees meant by spellings no live payee bears (normalized, as `normalizePayeeName` folds
+   * them), such as payee aliases: asked before a row's `payeeName` would create a new payee, on
+   * create, bulk import and update. Answers the spellings it knows; the first step that knows one
+   * wins. The payees it names must be live.
+   */
+  payeesForNames?(
+    tx: Tx<Database>,
+    normalizedNames: readonly string[],
+    ctx: MutationContext,
+  ): Promise<ReadonlyMap<string, string>>
 }
 
 /** The points where other domains plug into the ledger; the engine root fills them. */
@@ -68,4 +79,22 @@ export async function runWritten(
 ): Promise<void> {
   if (rows.length === 0) return
   for (const step of hooks.transactionPipeline) await step.written?.(tx, rows, ctx, write)
+}
+
+/** The payees the steps know for spellings no live payee bears; the first step that knows one wins. */
+export async function payeesForNames(
+  hooks: LedgerHooks,
+  tx: Tx<Database>,
+  normalizedNames: readonly string[],
+  ctx: MutationContext,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  for (const step of hooks.transactionPipeline) {
+    const wanted = normalizedNames.filter((n) => !found.has(n))
+    if (wanted.length === 0 || !step.payeesForNames) continue
+    for (const [name, payeeId] of await step.payeesForNames(tx, wanted, ctx)) {
+      if (!found.has(name)) found.set(name, payeeId)
+    }
+  }
+  return found
 }

@@ -39,7 +39,7 @@ export function defineBulkCreateTransactions(hooks: LedgerHooks) {
       args.transactions.forEach((input, index) => {
         if (!skipped.has(index)) items.push({ input, at: { prefix: `transactions.${index}.`, index } })
       })
-      const { drafts } = await buildDrafts(tx, ctx, items)
+      const { drafts } = await buildDrafts(tx, ctx, items, hooks)
       await runDrafted(hooks, tx, drafts, ctx, 'bulkCreate')
       const rows = await insertTransactions(tx, ctx.householdId, drafts)
       await markBankFed(tx, ctx.householdId, drafts, ctx.now)

@@ -20,7 +20,7 @@ export function defineCreateTransaction(hooks: LedgerHooks) {
     scope: 'write:transactions',
     args: CreateTransactionArgsSchema,
     async run(tx, args, ctx): Promise<Transaction> {
-      const { drafts } = await buildDrafts(tx, ctx, [{ input: args, at: SINGLE }])
+      const { drafts } = await buildDrafts(tx, ctx, [{ input: args, at: SINGLE }], hooks)
       if (args.importedId) {
         const twin = await tx
           .selectFrom('transactions')

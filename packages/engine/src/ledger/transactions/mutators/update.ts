@@ -67,7 +67,7 @@ export function defineUpdateTransaction(hooks: LedgerHooks) {
 
       const payeeId =
         args.payeeName !== undefined
-          ? await new PayeeResolver(tx, ctx).resolve(args.payeeName, before.id)
+          ? await new PayeeResolver(tx, ctx, hooks).resolve(args.payeeName, before.id)
           : args.payeeId !== undefined
             ? args.payeeId
             : before.payee_id
