@@ -1,3 +1,4 @@
+export * from './budgets.ts'
 export * from './catalog.ts'
 export * from './identity.ts'
 export * from './ledger.ts'

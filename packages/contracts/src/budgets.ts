@@ -1,0 +1,110 @@
+import { z } from 'zod'
+
+const Cents = z.string().describe('Integer cents as a decimal string.')
+const Month = z.string().describe('A month, YYYY-MM.')
+const Instant = z.string().describe('ISO 8601 instant in UTC.')
+
+const categoryFields = {
+  id: z.string(),
+  name: z.string(),
+  groupId: z.string(),
+  kind: z
+    .enum(['spending', 'income', 'payment'])
+    .describe("payment: a credit card's payment category (its id is the card account's id)."),
+  hidden: z.boolean(),
+  deleted: z.boolean().describe('A deleted category is listed only while it still holds or moves money.'),
+  carryOverspending: z
+    .boolean()
+    .describe(
+      "Cash overspending stays in the category instead of coming out of next month's Ready to Assign.",
+    ),
+  paymentAccountId: z.string().nullable().describe('For a payment category, the credit account it pays.'),
+  carriedInCents: Cents.describe('What rolled in from the month before.'),
+  assignedCents: Cents,
+  activityCents: Cents,
+  availableCents: Cents.describe('carriedIn + assigned + activity.'),
+  cashOverspendingCents: Cents.describe('The part of a negative available paid from cash (0 or negative).'),
+  creditOverspendingCents: Cents.describe(
+    'The part of a negative available that is uncovered card spending.',
+  ),
+  state: z.enum(['overspent', 'underfunded', 'funded', 'zero', 'income']),
+}
+
+export const BudgetCategorySchema = z.object(categoryFields).meta({ id: 'BudgetCategory' })
+
+const groupFields = {
+  id: z.string(),
+  name: z.string(),
+  isIncome: z.boolean(),
+  hidden: z.boolean(),
+  deleted: z.boolean(),
+  assignedCents: Cents,
+  activityCents: Cents,
+  availableCents: Cents,
+}
+
+export const BudgetGroupSchema = z
+  .object({ ...groupFields, categories: z.array(BudgetCategorySchema) })
+  .meta({ id: 'BudgetGroup' })
+
+export const BudgetMonthSchema = z
+  .object({
+    month: Month,
+    currency: z.string().describe("The household's base currency; only accounts in it are budgeted."),
+    readyToAssignCents: Cents.describe(
+      'Carried in + income + uncategorized - overspent last month - assigned - assigned in future months.',
+    ),
+    readyToAssignCarriedInCents: Cents,
+    incomeCents: Cents.describe('Rows in income categories this month.'),
+    uncategorizedCents: Cents.describe(
+      'Uncategorized rows on cash accounts this month (opening balances among them).',
+    ),
+    overspentLastMonthCents: Cents,
+    assignedCents: Cents,
+    assignedInFutureCents: Cents,
+    activityCents: Cents,
+    availableCents: Cents,
+    cashOverspendingCents: Cents,
+    creditOverspendingCents: Cents,
+    groups: z.array(BudgetGroupSchema),
+  })
+  .meta({ id: 'BudgetMonth', description: 'A month of the budget. See docs/budgets.md.' })
+
+export const BudgetCategoryMonthSchema = z
+  .object({ month: Month, ...categoryFields, group: z.object(groupFields) })
+  .meta({ id: 'BudgetCategoryMonth' })
+
+export const BudgetCellSchema = z
+  .object({ month: Month, categoryId: z.string(), assignedCents: Cents })
+  .meta({ id: 'BudgetCell' })
+
+export const BudgetMoveSchema = z
+  .object({ from: BudgetCellSchema, to: BudgetCellSchema })
+  .meta({ id: 'BudgetMove' })
+
+export const BudgetMonthChangeSchema = z
+  .object({
+    month: Month,
+    sourceMonth: Month.optional(),
+    changed: z.number().int().describe('How many categories changed.'),
+  })
+  .meta({ id: 'BudgetMonthChange' })
+
+export const BudgetHistoryEntrySchema = z
+  .object({
+    id: z.string(),
+    month: Month,
+    categoryId: z.string(),
+    kind: z.enum(['assign', 'move', 'copy', 'reset', 'auto_assign']),
+    previousCents: Cents,
+    assignedCents: Cents,
+    deltaCents: Cents,
+    counterpartCategoryId: z.string().nullable().describe('The other category of a move.'),
+    userId: z.string().nullable(),
+    createdAt: Instant,
+  })
+  .meta({ id: 'BudgetHistoryEntry' })
+
+export const BudgetHistorySchema = z
+  .object({ items: z.array(BudgetHistoryEntrySchema) })
+  .meta({ id: 'BudgetHistory', description: 'Newest first.' })

@@ -1,0 +1,152 @@
+import { ulid } from 'ulidx'
+import { describe, expect, it } from 'vitest'
+import { type ApiClient, useTestServer } from '../src/index.ts'
+import { createCategory, createGroup, expectProblem, expectStatus, H } from './catalog-fixture.ts'
+
+const server = useTestServer()
+
+/** A household with income, two spending categories, a checking account and a credit card. */
+async function budgetHousehold(api: ApiClient) {
+  const income = await createGroup(api, 'Income', { isIncome: true })
+  const salary = await createCategory(api, income.id, 'Salary')
+  const everyday = await createGroup(api, 'Everyday')
+  const food = await createCategory(api, everyday.id, 'Food')
+  const fun = await createCategory(api, everyday.id, 'Fun')
+  const checking = expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+  const visa = expectStatus(await api.post(`${H}/accounts`, { name: 'Visa', type: 'credit' }), 201)
+  const row = async (accountId: string, categoryId: string | null, amountCents: number, date: string) =>
+    expectStatus(await api.post(`${H}/transactions`, { accountId, categoryId, amountCents, date }), 201)
+  return { salary, food, fun, checking, visa, row }
+}
+
+describe('budgets over HTTP', () => {
+  it('answers the month snapshot with Ready to Assign and every category', async () => {
+    const { api } = await server.newOwner()
+    const h = await budgetHousehold(api)
+    await h.row(h.checking.id, h.salary.id, 200_000, '2024-05-01')
+    await h.row(h.checking.id, h.food.id, -3_000, '2024-05-02')
+    const cell = expectStatus(
+      await api.patch(`${H}/budgets/2024-05/categories/${h.food.id}`, { assignedCents: 50_000 }),
+      200,
+    )
+    expect(cell).toEqual({ month: '2024-05', categoryId: h.food.id, assignedCents: '50000' })
+
+    const may = expectStatus(await api.get(`${H}/budgets/2024-05`), 200)
+    expect(may).toMatchObject({
+      month: '2024-05',
+      currency: expect.stringMatching(/^[A-Z]{3}$/),
+      incomeCents: '200000',
+      assignedCents: '50000',
+      readyToAssignCents: '150000',
+      availableCents: '47000',
+    })
+    const one = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.food.id}`), 200)
+    expect(one).toMatchObject({
+      month: '2024-05',
+      id: h.food.id,
+      assignedCents: '50000',
+      activityCents: '-3000',
+      availableCents: '47000',
+      state: 'funded',
+      group: { name: 'Everyday' },
+    })
+    // The card's payment category is listed under its account id before anything is assigned to it.
+    const payment = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.visa.id}`), 200)
+    expect(payment).toMatchObject({ kind: 'payment', paymentAccountId: h.visa.id, availableCents: '0' })
+  })
+
+  it('assigns, moves, copies and resets with history newest first', async () => {
+    const { api, member } = await server.newOwner().then(async (owner) => ({
+      api: owner.api,
+      member: await server.newMember(owner, 'member'),
+    }))
+    const h = await budgetHousehold(api)
+    await api.patch(`${H}/budgets/2024-05/categories/${h.food.id}`, { assignedCents: '10000' })
+    const moved = expectStatus(
+      await api.post(`${H}/budgets/2024-05/move`, {
+        fromCategoryId: h.food.id,
+        toCategoryId: h.fun.id,
+        amountCents: 4_000,
+      }),
+      200,
+    )
+    expect(moved).toEqual({
+      from: { month: '2024-05', categoryId: h.food.id, assignedCents: '6000' },
+      to: { month: '2024-05', categoryId: h.fun.id, assignedCents: '4000' },
+    })
+    const history = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.food.id}/history`), 200)
+    expect(history.items.map((e: any) => [e.kind, e.deltaCents])).toEqual([
+      ['move', '-4000'],
+      ['assign', '10000'],
+    ])
+
+    expect(expectStatus(await api.post(`${H}/budgets/2024-06/copy-from/2024-05`), 200)).toEqual({
+      month: '2024-06',
+      sourceMonth: '2024-05',
+      changed: 2,
+    })
+    const june = expectStatus(await api.get(`${H}/budgets/2024-06`), 200)
+    expect(june.assignedCents).toBe('10000')
+
+    expectProblem(await member.api.post(`${H}/budgets/2024-06/reset`), 403, 'OWNER_ONLY')
+    expect(expectStatus(await api.post(`${H}/budgets/2024-06/reset`, {}), 200)).toEqual({
+      month: '2024-06',
+      changed: 2,
+    })
+    expect(expectStatus(await api.get(`${H}/budgets/2024-06`), 200).assignedCents).toBe('0')
+  })
+
+  it('refuses bad months, income categories, unknown categories and same-category moves', async () => {
+    const { api } = await server.newOwner()
+    const h = await budgetHousehold(api)
+    expectProblem(await api.get(`${H}/budgets/2024-13`), 400, 'VALIDATION_FAILED')
+    expectProblem(
+      await api.patch(`${H}/budgets/2024-05/categories/${h.salary.id}`, { assignedCents: 1 }),
+      400,
+      'BUDGET_INCOME_CATEGORY',
+    )
+    expectProblem(
+      await api.patch(`${H}/budgets/2024-05/categories/${ulid()}`, { assignedCents: 1 }),
+      404,
+      'NOT_FOUND',
+    )
+    expectProblem(await api.get(`${H}/budgets/2024-05/categories/${ulid()}`), 404, 'NOT_FOUND')
+    expectProblem(
+      await api.post(`${H}/budgets/2024-05/move`, {
+        fromCategoryId: h.food.id,
+        toCategoryId: h.food.id,
+        amountCents: 1,
+      }),
+      400,
+      'BUDGET_MOVE_SAME_CATEGORY',
+    )
+    expectProblem(
+      await api.patch(`${H}/budgets/2024-05/categories/${h.food.id}`, {}),
+      400,
+      'NOTHING_TO_UPDATE',
+    )
+    expectProblem(await api.post(`${H}/budgets/2024-05/copy-from/2024-05`), 400, 'BUDGET_COPY_SAME_MONTH')
+  })
+
+  it('makes the card payment category on first assignment and spends card payments from it', async () => {
+    const { api } = await server.newOwner()
+    const h = await budgetHousehold(api)
+    await h.row(h.checking.id, null, 100_000, '2024-05-01')
+    await api.patch(`${H}/budgets/2024-05/categories/${h.food.id}`, { assignedCents: 5_000 })
+    await h.row(h.visa.id, h.food.id, -8_000, '2024-05-03')
+    expectStatus(
+      await api.patch(`${H}/budgets/2024-05/categories/${h.visa.id}`, { assignedCents: 3_000 }),
+      200,
+    )
+    const groups = expectStatus(await api.get(`${H}/category-groups`), 200)
+    expect(groups.items.find((g: any) => g.name === 'Credit Card Payments')?.categories).toEqual([
+      expect.objectContaining({ id: h.visa.id, name: 'Visa' }),
+    ])
+    const may = expectStatus(await api.get(`${H}/budgets/2024-05`), 200)
+    const food = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.food.id}`), 200)
+    const visa = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.visa.id}`), 200)
+    expect(food).toMatchObject({ availableCents: '-3000', creditOverspendingCents: '-3000' })
+    expect(visa).toMatchObject({ assignedCents: '3000', activityCents: '5000', availableCents: '8000' })
+    expect(may.readyToAssignCents).toBe('92000')
+  })
+})
