@@ -128,6 +128,7 @@ interface Seeded {
   /** The account in another currency, and its transaction of the largest amount. */
   euros: string
   largest: string
+  rule: string
 }
 
 let victim: TestMember
@@ -171,6 +172,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     await made('POST', `${H}/transactions`, { accountId: euros, date: today, amountCents: MAX_CENTS })
   ).id
   const apiKey = (await made('POST', '/users/me/api-keys', { name: `${n} key`, scopes: ['read:tags'] })).id
+  const rule = (await made('POST', `${H}/rules`, ruleBody(category))).id
   return {
     householdId: member.householdId,
     name,
@@ -186,6 +188,16 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     apiKey,
     euros,
     largest,
+    rule,
+  }
+}
+
+/** A rule that matches the seeded rows' payee and sets the seeded category. */
+function ruleBody(category: string) {
+  return {
+    name: `Fuzz rule ${++counter}`,
+    predicate: { combinator: 'all', conditions: [{ field: 'payee_name', op: 'contains', value: 'grocer' }] },
+    action: { setCategoryId: category },
   }
 }
 
@@ -201,6 +213,7 @@ function pathValues(s: Seeded): Record<string, string> {
     groupId: s.group,
     categoryId: s.category,
     id: s.apiKey,
+    ruleId: s.rule,
     fromCurrency: 'USD',
     toCurrency: 'EUR',
   }
@@ -226,6 +239,7 @@ function fieldValues(s: Seeded): Record<string, string | string[]> {
     flagIds: [s.flag],
     ids: [s.tx1],
     accountIds: [s.accountA, s.accountB],
+    ruleId: s.rule,
   }
 }
 
@@ -292,6 +306,8 @@ function validBody(op: Op, rows: Record<string, string | string[]>): Record<stri
       return { theme: 'dark' }
     case 'transactions.bulkUpdate':
       return { ids: rows.ids, patch: { memo: `Fuzz ${++counter}` } }
+    case 'rules.create':
+      return ruleBody(rows.categoryId as string)
   }
   return sample(op.body, '', rows) as Record<string, unknown>
 }
