@@ -10,6 +10,7 @@ import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
 import { accountRoutes } from './routes/accounts.ts'
+import { ageOfMoneyRoutes } from './routes/age-of-money.ts'
 import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
@@ -111,6 +112,7 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     ...accountRoutes,
     ...transactionRoutes,
     ...exchangeRateRoutes,
+    ...ageOfMoneyRoutes,
     ...budgetRoutes,
     ...ruleRoutes,
   ])

@@ -1,3 +1,4 @@
+export * from './age-of-money.ts'
 export * from './budgets.ts'
 export * from './catalog.ts'
 export * from './identity.ts'

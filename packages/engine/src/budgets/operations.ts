@@ -1,10 +1,12 @@
 import type { OperationTree } from '../mutator/registry.ts'
+import { getAgeOfMoney } from './age-of-money-query.ts'
 import { assignBudget, copyBudgetFrom, moveBudget, resetBudget } from './mutators.ts'
 import { getBudgetCategory, getBudgetHistory, getBudgetMonth } from './queries.ts'
 
 /** The budgets domain's operations (issue 11). */
 export const budgetOperations = {
   budgets: {
+    ageOfMoney: getAgeOfMoney,
     assign: assignBudget,
     copyFrom: copyBudgetFrom,
     get: getBudgetMonth,
