@@ -149,4 +149,40 @@ describe('budgets over HTTP', () => {
     expect(visa).toMatchObject({ assignedCents: '3000', activityCents: '5000', availableCents: '8000' })
     expect(may.readyToAssignCents).toBe('92000')
   })
+
+  it('auto-assigns goals up to Ready to Assign and shows their progress', async () => {
+    const { api } = await server.newOwner()
+    const h = await budgetHousehold(api)
+    await h.row(h.checking.id, h.salary.id, 50_000, '2024-05-01')
+    expectStatus(
+      await api.patch(`${H}/categories/${h.food.id}`, { goal: { type: 'monthly', amountCents: '40000' } }),
+      200,
+    )
+    expectStatus(
+      await api.patch(`${H}/categories/${h.fun.id}`, {
+        goal: { type: 'targetBalanceByDate', targetCents: 30_000, targetDate: '2024-05-31' },
+      }),
+      200,
+    )
+    const before = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.food.id}`), 200)
+    expect(before).toMatchObject({
+      state: 'underfunded',
+      goal: { type: 'monthly', underfundedCents: '40000' },
+    })
+    const result = expectStatus(await api.post(`${H}/budgets/2024-05/auto-assign-from-goals`), 200)
+    // Both are due at the end of May; Food comes first in display order and takes 40,000, Fun the last 10,000.
+    expect(result).toEqual({
+      month: '2024-05',
+      assigned: [
+        { categoryId: h.food.id, previousCents: '0', assignedCents: '40000' },
+        { categoryId: h.fun.id, previousCents: '0', assignedCents: '10000' },
+      ],
+      readyToAssignCents: '0',
+    })
+    const fun = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.fun.id}`), 200)
+    expect(fun).toMatchObject({
+      state: 'underfunded',
+      goal: { underfundedCents: '20000', progressBasisPoints: 3333 },
+    })
+  })
 })

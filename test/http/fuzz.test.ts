@@ -214,6 +214,8 @@ function pathValues(s: Seeded): Record<string, string> {
     categoryId: s.category,
     id: s.apiKey,
     ruleId: s.rule,
+    yearMonth: '2024-03',
+    sourceYearMonth: '2024-02',
     fromCurrency: 'USD',
     toCurrency: 'EUR',
   }
@@ -993,7 +995,7 @@ describe('outside fuzz of every operation in /openapi.json', () => {
       }
       // The caller's own household, or its own user, pointing at the other household's rows.
       const rowParams = op.pathParams.filter(
-        (p) => !['householdId', 'fromCurrency', 'toCurrency'].includes(p),
+        (p) => !['householdId', 'fromCurrency', 'toCurrency', 'yearMonth', 'sourceYearMonth'].includes(p),
       )
       if (rowParams.length > 0) {
         const mixed = {

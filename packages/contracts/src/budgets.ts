@@ -28,6 +28,19 @@ const categoryFields = {
     'The part of a negative available that is uncovered card spending.',
   ),
   state: z.enum(['overspent', 'underfunded', 'funded', 'zero', 'income']),
+  goal: z
+    .object({
+      type: z.enum(['monthly', 'targetBalance', 'targetBalanceByDate', 'neededForSpending']),
+      suggestedCents: Cents.describe('What the goal wants assigned this month in all.'),
+      underfundedCents: Cents.describe('suggested - assigned, at least 0.'),
+      neededCents: Cents.describe('What progress is measured against.'),
+      fundedCents: Cents.describe('What counts toward needed now.'),
+      progressBasisPoints: z.number().int().describe('funded / needed in basis points, 0 to 10000.'),
+      dueDate: z.string().nullable().describe('YYYY-MM-DD; null for a balance goal without a date.'),
+      monthsLeft: z.number().int().nullable(),
+    })
+    .nullable()
+    .describe("The category's goal measured in this month; null without a goal."),
 }
 
 export const BudgetCategorySchema = z.object(categoryFields).meta({ id: 'BudgetCategory' })
@@ -108,3 +121,11 @@ export const BudgetHistoryEntrySchema = z
 export const BudgetHistorySchema = z
   .object({ items: z.array(BudgetHistoryEntrySchema) })
   .meta({ id: 'BudgetHistory', description: 'Newest first.' })
+
+export const BudgetAutoAssignSchema = z
+  .object({
+    month: Month,
+    assigned: z.array(z.object({ categoryId: z.string(), previousCents: Cents, assignedCents: Cents })),
+    readyToAssignCents: Cents.describe('What is left to assign afterwards.'),
+  })
+  .meta({ id: 'BudgetAutoAssign' })

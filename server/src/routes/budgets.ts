@@ -1,4 +1,5 @@
 import {
+  BudgetAutoAssignSchema,
   BudgetCategoryMonthSchema,
   BudgetCellSchema,
   BudgetHistorySchema,
@@ -103,6 +104,19 @@ export const budgetRoutes: OperationRoute[] = [
     response: BudgetMonthChangeSchema,
     responseDescription: 'How many categories changed.',
     notes: `Every assignment of the month goes back to 0. Owner only. ${historyNote}`,
+    errors: { 409: ['ID_ALREADY_EXISTS'] },
+  }),
+  operationRoute(operations.budgets.autoAssignFromGoals, {
+    method: 'post',
+    path: `${month}/auto-assign-from-goals`,
+    status: 200,
+    tag,
+    params: monthParams,
+    clientIds: ['historyId'],
+    optionalBody: true,
+    response: BudgetAutoAssignSchema,
+    responseDescription: 'The categories raised, and what is left to assign.',
+    notes: `Every category whose goal is underfunded this month is raised to the goal's suggested amount: overspent categories first, then by soonest due date (no date last), then in display order, until Ready to Assign reaches zero (the last one may be raised only part way). ${historyNote}`,
     errors: { 409: ['ID_ALREADY_EXISTS'] },
   }),
 ]

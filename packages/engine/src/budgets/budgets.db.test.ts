@@ -210,3 +210,60 @@ describe('assign, move, copy, reset and history', () => {
     await expect(h.assign('2024-01', ulid(), 100)).rejects.toMatchObject({ status: 404 })
   })
 })
+
+describe('goals', () => {
+  it('shows goal progress and state, and auto-assign raises goals until Ready to Assign is spent', async () => {
+    const h = await budgetHousehold()
+    const g = await h.group('Bills')
+    const rent = await h.category(g, 'Rent')
+    const car = await h.category(g, 'Car')
+    const fun = await h.category(g, 'Fun')
+    await h.run(operations.categories.update, { id: rent, goal: { type: 'monthly', amountCents: 100_000 } })
+    await h.run(operations.categories.update, {
+      id: car,
+      goal: { type: 'targetBalanceByDate', targetCents: 60_000, targetDate: '2024-06-30' },
+    })
+    const checking = await h.account('cash', 130_000, '2024-01-01')
+    await h.assign('2024-01', rent, 40_000)
+
+    const before = await h.month('2024-01')
+    const rentBefore = before.groups.flatMap((x) => x.categories).find((c) => c.id === rent)!
+    expect(rentBefore).toMatchObject({
+      state: 'underfunded',
+      goal: {
+        type: 'monthly',
+        suggestedCents: '100000',
+        underfundedCents: '60000',
+        progressBasisPoints: 4000,
+      },
+    })
+    const carBefore = before.groups.flatMap((x) => x.categories).find((c) => c.id === car)!
+    // 600.00 over January to June: 100.00 a month.
+    expect(carBefore.goal).toMatchObject({ suggestedCents: '10000', dueDate: '2024-06-30', monthsLeft: 6 })
+    expect(h.cell(before, fun).state).toBe('zero')
+
+    await h.spend(checking, fun, -1_000, '2024-01-09')
+    const result = await h.run(operations.budgets.autoAssignFromGoals, {
+      month: '2024-01',
+      historyId: ulid(),
+    })
+    // Ready to Assign 90,000: rent is due first (end of January) and gets its 60,000, car its 10,000.
+    expect(result).toEqual({
+      month: '2024-01',
+      assigned: [
+        { categoryId: rent, previousCents: '40000', assignedCents: '100000' },
+        { categoryId: car, previousCents: '0', assignedCents: '10000' },
+      ],
+      readyToAssignCents: '20000',
+    })
+    const after = await h.month('2024-01')
+    expect(after.readyToAssignCents).toBe('20000')
+    expect(h.cell(after, rent)).toMatchObject({ assigned: 100_000, state: 'funded' })
+    const history = await h.read(operations.budgets.history, { month: '2024-01', categoryId: rent })
+    expect(history.items[0]).toMatchObject({
+      kind: 'auto_assign',
+      previousCents: '40000',
+      assignedCents: '100000',
+    })
+  })
+})

@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
+import { type CategoryGoal, toCategoryGoal } from '../catalog/category-goal.ts'
 import type { Database } from '../database.ts'
 import { addTo, type BudgetCategory, type BudgetFlows, emptyFlows } from './model.ts'
 import { dayAfterMonth } from './month.ts'
@@ -14,6 +15,7 @@ export interface BudgetCategoryInfo extends BudgetCategory {
   deleted: boolean
   /** A payment category of a card that has no category row yet (it is made on its first assignment). */
   virtual: boolean
+  goal: CategoryGoal | null
 }
 
 /** A group as the budget lists it. */
@@ -90,8 +92,9 @@ export async function loadBudget(
       carry_overspending: boolean
       payment_account_id: string | null
       is_income: boolean
+      goal: unknown
     }>`select c.id, c.group_id, c.name, c.position, c.hidden, c.deleted_at is not null as deleted,
-              c.carry_overspending, c.payment_account_id, g.is_income
+              c.carry_overspending, c.payment_account_id, g.is_income, c.goal
        from categories c join category_groups g on g.household_id = c.household_id and g.id = c.group_id
        where c.household_id = ${householdId}
        order by c.position, c.id`.execute(db),
@@ -155,6 +158,7 @@ export async function loadBudget(
     hidden: c.hidden,
     deleted: c.deleted,
     virtual: false,
+    goal: toCategoryGoal(c.goal),
     carryOverspending: c.carry_overspending,
     paymentAccountId: c.payment_account_id,
     kind: c.payment_account_id !== null ? 'payment' : c.is_income ? 'income' : 'spending',
@@ -171,6 +175,7 @@ export async function loadBudget(
       hidden: false,
       deleted: false,
       virtual: true,
+      goal: null,
       carryOverspending: false,
       paymentAccountId: card.id,
       kind: 'payment',

@@ -1,3 +1,4 @@
+export type { AutoAssigned, AutoAssignResult } from './auto-assign.ts'
 export {
   type BudgetCategory,
   type BudgetFlows,

@@ -1,5 +1,6 @@
 import type { OperationTree } from '../mutator/registry.ts'
 import { getAgeOfMoney } from './age-of-money-query.ts'
+import { autoAssignFromGoals } from './auto-assign.ts'
 import { assignBudget, copyBudgetFrom, moveBudget, resetBudget } from './mutators.ts'
 import { getBudgetCategory, getBudgetHistory, getBudgetMonth } from './queries.ts'
 
@@ -8,6 +9,7 @@ export const budgetOperations = {
   budgets: {
     ageOfMoney: getAgeOfMoney,
     assign: assignBudget,
+    autoAssignFromGoals: autoAssignFromGoals,
     copyFrom: copyBudgetFrom,
     get: getBudgetMonth,
     getCategory: getBudgetCategory,

@@ -44,3 +44,6 @@ export type CopyFromArgs = z.output<typeof CopyFromArgsSchema>
 
 export const ResetArgsSchema = z.strictObject({ month: MonthSchema, historyId: HistoryIdSchema })
 export type ResetArgs = z.output<typeof ResetArgsSchema>
+
+export const AutoAssignArgsSchema = z.strictObject({ month: MonthSchema, historyId: HistoryIdSchema })
+export type AutoAssignArgs = z.output<typeof AutoAssignArgsSchema>

@@ -1,4 +1,5 @@
 import type { BudgetCategoryInfo, LoadedBudget } from './flows.ts'
+import { goalForMonth } from './goals.ts'
 import { budgetMonth, type CategoryKind, type CategoryMonth } from './model.ts'
 
 /** How a category stands in a month. */
@@ -21,6 +22,20 @@ export interface BudgetCategorySnapshot {
   cashOverspendingCents: string
   creditOverspendingCents: string
   state: CategoryState
+  /** What the category's goal asks of the month and how far along it is; null without a goal. */
+  goal: BudgetGoalProgress | null
+}
+
+/** A goal measured in one month (see docs/budgets.md, Goals); cents as decimal strings. */
+export interface BudgetGoalProgress {
+  type: string
+  suggestedCents: string
+  underfundedCents: string
+  neededCents: string
+  fundedCents: string
+  progressBasisPoints: number
+  dueDate: string | null
+  monthsLeft: number | null
 }
 
 /** One group with its categories and their totals (income groups: activity only). */
@@ -63,11 +78,30 @@ const ZERO_MONTH: CategoryMonth = {
   creditOverspending: 0n,
 }
 
-/** The state a category shows: income, overspent, funded (money left) or zero. */
-export function categoryState(kind: CategoryKind, m: CategoryMonth): CategoryState {
+/**
+ * The state a category shows: income; overspent (available below zero); underfunded (its goal
+ * wants more assigned this month); funded (money left, or a goal met); zero.
+ */
+export function categoryState(
+  kind: CategoryKind,
+  m: CategoryMonth,
+  goal: { underfundedCents: bigint } | null,
+): CategoryState {
   if (kind === 'income') return 'income'
   if (m.available < 0n) return 'overspent'
-  return m.available > 0n ? 'funded' : 'zero'
+  if (goal && goal.underfundedCents > 0n) return 'underfunded'
+  return m.available > 0n || goal ? 'funded' : 'zero'
+}
+
+/** What a category's goal asks of the month, from the month's figures. */
+export function goalProgress(c: BudgetCategoryInfo, month: string, m: CategoryMonth) {
+  if (!c.goal || c.kind === 'income') return null
+  return goalForMonth(c.goal, {
+    month,
+    startAvailableCents: m.carriedIn,
+    assignedCents: m.assigned,
+    activityCents: m.activity,
+  })
 }
 
 /**
@@ -104,6 +138,7 @@ export function snapshotOf(loaded: LoadedBudget, month: string): BudgetMonthSnap
         totals.credit += m.creditOverspending
       }
       sums.activity += m.activity
+      const goal = goalProgress(c, month, m)
       categories.push({
         id: c.id,
         name: c.name,
@@ -119,7 +154,20 @@ export function snapshotOf(loaded: LoadedBudget, month: string): BudgetMonthSnap
         availableCents: String(m.available),
         cashOverspendingCents: String(m.cashOverspending),
         creditOverspendingCents: String(m.creditOverspending),
-        state: categoryState(c.kind, m),
+        state: categoryState(c.kind, m, goal),
+        goal:
+          goal && c.goal
+            ? {
+                type: c.goal.type,
+                suggestedCents: String(goal.suggestedCents),
+                underfundedCents: String(goal.underfundedCents),
+                neededCents: String(goal.neededCents),
+                fundedCents: String(goal.fundedCents),
+                progressBasisPoints: goal.progressBasisPoints,
+                dueDate: goal.dueDate,
+                monthsLeft: goal.monthsLeft,
+              }
+            : null,
       })
     }
     if (g.deleted && categories.length === 0) continue
