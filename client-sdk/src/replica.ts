@@ -12,16 +12,13 @@ import {
   type Store,
 } from '@hearth/engine'
 import {
-  applyChanges,
-  asReplica,
   clearHousehold,
   deviceMutator,
-  loadRows,
   type RowChangeInput,
+  RowWriter,
   recordUndoFor,
   syncDb,
   type TableRows,
-  undoPending,
 } from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
 import { ulid } from 'ulidx'
@@ -63,12 +60,17 @@ export interface RebaseOutcome {
   /** The tables whose rows may have changed; null for every table (a snapshot). */
   tables: Set<string> | null
 }
-
 /**
  * How many mutation records the queue file may hold before it is rewritten without the confirmed
  * ones: while some are pending (the rewrite copies them), and when none are (it writes a header).
  * Rewriting costs two fsyncs, so an online device does it now and then, not after every echo.
  */
+
+  ? (l: string) =>
+      (globalThis as any).process.stderr.write(
+        `H13 ${l} ${(performance.timeOrigin + performance.now()).toFixed(3)}\n`,
+      )
+  : undefined
 const COMPACT_AFTER = 2000
 const COMPACT_IDLE_AFTER = 200
 
@@ -85,6 +87,7 @@ export class Replica {
   private nextId = 1
   private queueRecords = 0
   private readonly mutex = new Mutex()
+  private readonly writer = new RowWriter()
 
   private constructor(
     readonly store: Store,
@@ -203,7 +206,11 @@ export class Replica {
       const lmid = Math.max(this.identity.lmid, incoming.lmid)
       const outcome = await this.store.db.transaction().execute(async (tx) => {
         const db = syncDb(tx)
-        const pending = await db.selectFrom('device_pending').selectAll().orderBy('mutation_id').execute()
+        // With nothing pending (most deltas on a device that only reads) there is nothing to read.
+        const pending =
+          this.pendingCount === 0
+            ? []
+            : await db.selectFrom('device_pending').selectAll().orderBy('mutation_id').execute()
         const untouched =
           incoming.kind === 'delta' &&
           incoming.changes.length === 0 &&
@@ -228,36 +235,57 @@ export class Replica {
           incoming.kind === 'snapshot' || !this.trackTables
             ? null
             : new Set(['household_clock', ...incoming.changes.map((c) => c.table)])
-        if (tables && pending.length > 0) for (const t of await undoTables(tx)) tables.add(t)
-        await asReplica(tx, async () => {
-          // Undo images exist only for pending mutations.
-          if (pending.length > 0) await undoPending(tx)
-          if (incoming.kind === 'snapshot') {
-            await clearHousehold(tx, householdId)
-            for (const page of incoming.tables) await loadRows(tx, page.table, page.rows)
-          } else {
-            await applyChanges(tx, householdId, incoming.changes)
-          }
-          // The local clock follows the server's, so with nothing pending the two agree.
-          await tx
-            .insertInto('household_clock')
-            .values({ household_id: householdId, version: incoming.version })
-            .onConflict((oc) => oc.column('household_id').doUpdateSet({ version: incoming.version }))
+        // The server's rows land as they are: no foreign keys, constraint triggers or log trigger.
+        await sql`set local session_replication_role = replica`.execute(tx)
+        // Each row a pending mutation wrote goes back to its image from before them, in the same
+        // statements that apply the server's rows: the undo images come first (newest first, so
+        // the oldest image of a row is its last), and a row's last change wins. A row the server
+        // sent is simply replaced; there is no separate undo pass.
+        let undo: RowChangeInput[] = []
+        if (pending.length > 0) {
+          const images = await db
+            .selectFrom('device_undo')
+            .select(['table_name', 'row_id', 'row'])
+            .orderBy('seq', 'desc')
             .execute()
-        })
+          undo = images.map((r) => ({
+            table: r.table_name,
+            id: r.row_id,
+            op: r.row === null ? ('delete' as const) : ('upsert' as const),
+            row: r.row,
+          }))
+          for (const r of images) tables?.add(r.table_name)
+          await db.deleteFrom('device_undo').execute()
+        }
+        if (incoming.kind === 'snapshot') {
+          await clearHousehold(tx, householdId)
+          for (const page of incoming.tables) await this.writer.load(tx, page.table, page.rows)
+        } else {
+          await this.writer.apply(
+            tx,
+            householdId,
+            undo.length > 0 ? [...undo, ...incoming.changes] : incoming.changes,
+          )
+        }
+        // The local clock follows the server's, so with nothing pending the two agree.
+        await sql`
+          with clock as (
+            insert into household_clock (household_id, version) values (${householdId}, ${incoming.version})
+            on conflict (household_id) do update set version = excluded.version
+          )
+          update device_state set version = ${incoming.version}, lmid = ${lmid}
+          where household_id = ${householdId}`.execute(tx)
         const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
         if (confirmed.length > 0)
           await db.deleteFrom('device_pending').where('mutation_id', '<=', lmid).execute()
         const remaining = pending.filter((p) => p.mutation_id > lmid)
-        for (const p of remaining) {
-          await this.replay(tx, { id: p.mutation_id, name: p.name, args: p.args, at: toIso(p.created_at) })
+        if (remaining.length > 0) {
+          await sql`set local session_replication_role = origin`.execute(tx)
+          for (const p of remaining) {
+            await this.replay(tx, { id: p.mutation_id, name: p.name, args: p.args, at: toIso(p.created_at) })
+          }
+          if (tables) for (const t of await undoTables(tx)) tables.add(t)
         }
-        if (tables && remaining.length > 0) for (const t of await undoTables(tx)) tables.add(t)
-        await db
-          .updateTable('device_state')
-          .set({ version: incoming.version, lmid })
-          .where('household_id', '=', householdId)
-          .execute()
         return { confirmed, pending: remaining.length, tables }
       })
       this.identity.version = incoming.version

@@ -5,6 +5,7 @@ import {
   clearHousehold,
   dumpHousehold,
   loadRows,
+  RowWriter,
   readDelta,
   readSnapshot,
   recordUndoFor,
@@ -54,7 +55,7 @@ async function snapshotPages(store: Store, householdId: string, ctx: HouseholdCo
   const position = await readSnapshot(store.db, householdId, { scopes: ctx.scopes, pageSize: 3 }, (p) => {
     pages.push(p)
   })
-  return { pages, position }
+  return { pages, position, dump: await dumpHousehold(store.db, householdId) }
 }
 
 describe('replica row sync', () => {
@@ -158,5 +159,48 @@ describe('replica row sync', () => {
       pages.push(p)
     })
     expect([...new Set(pages.map((p) => p.table))].sort()).toEqual(['accounts', 'households', 'memberships'])
+  })
+
+  it('RowWriter applies a delta as the SQL functions do, and a swap of unique names in exact order', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    const accountId = await seed(store, ctx)
+    const [x, y] = [ulid(), ulid()]
+    await runMutation(store.db, operations.tags.create, { id: x, name: 'x' }, ctx)
+    await runMutation(store.db, operations.tags.create, { id: y, name: 'y' }, ctx)
+    const old = await snapshotPages(store, ctx.householdId, ctx)
+    await runMutation(store.db, operations.accounts.update, { id: accountId, name: 'Joint' }, ctx)
+    // Swapping two names passes through states the final one-statement upsert would trip on.
+    await runMutation(store.db, operations.tags.update, { id: x, name: 'tmp' }, ctx)
+    await runMutation(store.db, operations.tags.update, { id: y, name: 'x' }, ctx)
+    await runMutation(store.db, operations.tags.update, { id: x, name: 'y' }, ctx)
+    const gone = ulid()
+    await runMutation(store.db, operations.tags.create, { id: gone, name: 'Trip' }, ctx)
+    await runMutation(store.db, operations.tags.delete, { id: gone }, ctx)
+    const now = await dumpHousehold(store.db, ctx.householdId)
+    const changes: Parameters<RowWriter['apply']>[2][number][] = []
+    await readDelta(store.db, ctx.householdId, old.position.version, { scopes: ctx.scopes }, (p) => {
+      changes.push(...p.changes)
+    })
+    expect(changes.length).toBeGreaterThan(4)
+    const writer = new RowWriter()
+    await inRolledBackTransaction(store, async (tx) => {
+      await asReplica(tx, async () => {
+        await clearHousehold(tx, ctx.householdId)
+        for (const page of old.pages) await writer.load(tx, page.table, page.rows)
+        expect(await dumpHousehold(tx, ctx.householdId)).toEqual(old.dump)
+        await writer.apply(tx, ctx.householdId, changes)
+      })
+      expect(await dumpHousehold(tx, ctx.householdId)).toEqual(now)
+    })
+    // One change at a time (no savepoint) lands the same.
+    await inRolledBackTransaction(store, async (tx) => {
+      await asReplica(tx, async () => {
+        await clearHousehold(tx, ctx.householdId)
+        for (const page of old.pages) await writer.load(tx, page.table, page.rows)
+        for (const change of changes) await writer.apply(tx, ctx.householdId, [change])
+      })
+      expect(await dumpHousehold(tx, ctx.householdId)).toEqual(now)
+    })
   })
 })

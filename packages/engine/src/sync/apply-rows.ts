@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely'
+import { CompiledQuery, sql, type Transaction } from 'kysely'
 import type { RowChange } from '../changes/changes.ts'
 import type { Database } from '../database.ts'
 
@@ -59,4 +59,124 @@ export async function recordUndoFor(tx: Transaction<Database>, mutationId: numbe
   await sql`select set_config('hearth.undo', ${mutationId === null ? '' : String(mutationId)}, true)`.execute(
     tx,
   )
+}
+
+/** A table as a replica writes it: its columns and primary key, and the statements built on them. */
+interface TableShape {
+  key: string[]
+  upsert: string
+  deleteKeys: string
+}
+
+/** A row change reduced to the row's final state: its image, or null when it is gone. */
+interface FinalRow {
+  table: string
+  id: string
+  row: Record<string, unknown> | null
+}
+
+const UNIQUE_VIOLATIONS = new Set(['23505', '23P01'])
+
+/**
+ * Applies server rows on a device with statements built once per table in JS, rather than
+ * through the `hearth_sync_*` functions, which look up the table's key and columns in the catalog
+ * and plan a dynamic statement on every call (about 3 ms for a one-row delta on PGlite, against
+ * 0.6 ms for the statement itself). One writer per store: it caches each table's shape.
+ */
+export class RowWriter {
+  private readonly shapes = new Map<string, Promise<TableShape>>()
+
+  /**
+   * Applies row changes in the change log's shape: each row's last change wins, deletes then
+   * upserts, a statement per table. If that trips a unique index through an intermediate state,
+   * the changes are applied one by one in their exact order instead.
+   */
+  async apply(
+    tx: Transaction<Database>,
+    householdId: string,
+    changes: readonly RowChangeInput[],
+  ): Promise<void> {
+    if (changes.length === 0) return
+    const finals = new Map<string, FinalRow>()
+    for (const c of changes) {
+      const k = `${c.table}\u0000${c.id}`
+      finals.delete(k)
+      finals.set(k, { table: c.table, id: c.id, row: c.op === 'delete' ? null : c.row })
+    }
+    // A single change cannot pass through an intermediate state: no savepoint needed.
+    if (changes.length === 1) return this.applyFinals(tx, householdId, [...finals.values()])
+    await sql`savepoint hearth_apply`.execute(tx)
+    try {
+      await this.applyFinals(tx, householdId, [...finals.values()])
+      await sql`release savepoint hearth_apply`.execute(tx)
+    } catch (error) {
+      if (!UNIQUE_VIOLATIONS.has((error as { code?: string }).code ?? '')) throw error
+      await sql`rollback to savepoint hearth_apply`.execute(tx)
+      const wire = changes.map((c) => ({ table: c.table, id: c.id, op: c.op, row: c.row }))
+      await sql`select hearth_sync_apply_ordered(${householdId}, ${JSON.stringify(wire)}::jsonb)`.execute(tx)
+    }
+  }
+
+  /** Upserts full row images into one table, as a snapshot page. */
+  async load(
+    tx: Transaction<Database>,
+    table: string,
+    rows: readonly Record<string, unknown>[],
+  ): Promise<void> {
+    if (rows.length === 0) return
+    const shape = await this.shape(tx, table)
+    await this.run(tx, shape.upsert, [JSON.stringify(rows)])
+  }
+
+  private async applyFinals(
+    tx: Transaction<Database>,
+    householdId: string,
+    finals: FinalRow[],
+  ): Promise<void> {
+    const tables = [...new Set(finals.map((f) => f.table))]
+    for (const table of tables) {
+      const shape = await this.shape(tx, table)
+      const mine = finals.filter((f) => f.table === table)
+      const gone = mine.filter((f) => f.row === null).map((f) => f.id)
+      const rows = mine.flatMap((f) => (f.row === null ? [] : [f.row]))
+      if (gone.length > 0)
+        await this.run(tx, shape.deleteKeys, shape.key.length === 1 ? [gone] : [householdId, gone])
+      if (rows.length > 0) await this.run(tx, shape.upsert, [JSON.stringify(rows)])
+    }
+  }
+
+  private async run(tx: Transaction<Database>, statement: string, parameters: unknown[]): Promise<void> {
+    await tx.executeQuery(CompiledQuery.raw(statement, parameters))
+  }
+
+  private shape(tx: Transaction<Database>, table: string): Promise<TableShape> {
+    let shape = this.shapes.get(table)
+    if (!shape) {
+      shape = readShape(tx, table)
+      this.shapes.set(table, shape)
+      shape.catch(() => this.shapes.delete(table))
+    }
+    return shape
+  }
+}
+
+async function readShape(tx: Transaction<Database>, table: string): Promise<TableShape> {
+  const { rows } = await sql<{ name: string; key: string[] }>`
+    select a.attname::text as name, hearth_sync_key(${table}) as key
+    from pg_attribute a
+    where a.attrelid = ${table}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+    order by a.attnum`.execute(tx)
+  const key = rows[0]?.key ?? []
+  const q = (name: string) => `"${name.replaceAll('"', '""')}"`
+  const columns = rows.map((r) => q(r.name)).join(', ')
+  const sets = rows.filter((r) => !key.includes(r.name)).map((r) => `${q(r.name)} = excluded.${q(r.name)}`)
+  const upsert =
+    `insert into ${q(table)} (${columns}) select ${columns} from jsonb_populate_recordset(null::${q(table)}, $1::jsonb) ` +
+    `on conflict (${key.map(q).join(', ')}) do ${sets.length === 0 ? 'nothing' : `update set ${sets.join(', ')}`}`
+  let deleteKeys: string
+  if (key.length === 1) deleteKeys = `delete from ${q(table)} where ${q(key[0]!)} = any ($1::text[])`
+  else if (key.length === 2 && key[0] === 'household_id')
+    deleteKeys = `delete from ${q(table)} where household_id = $1 and ${q(key[1]!)} = any ($2::text[])`
+  else throw new Error(`Table ${table} has a key sync cannot address: ${key.join(', ')}`)
+  return { key, upsert, deleteKeys }
 }
