@@ -60,17 +60,12 @@ export interface RebaseOutcome {
   /** The tables whose rows may have changed; null for every table (a snapshot). */
   tables: Set<string> | null
 }
+
 /**
  * How many mutation records the queue file may hold before it is rewritten without the confirmed
  * ones: while some are pending (the rewrite copies them), and when none are (it writes a header).
  * Rewriting costs two fsyncs, so an online device does it now and then, not after every echo.
  */
-
-  ? (l: string) =>
-      (globalThis as any).process.stderr.write(
-        `H13 ${l} ${(performance.timeOrigin + performance.now()).toFixed(3)}\n`,
-      )
-  : undefined
 const COMPACT_AFTER = 2000
 const COMPACT_IDLE_AFTER = 200
 
