@@ -120,6 +120,7 @@ interface Seeded {
   tx1: string
   tx2: string
   payee: string
+  alias: string
   tag: string
   flag: string
   group: string
@@ -153,6 +154,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
   const accountA = (await made('POST', `${H}/accounts`, { name: `${n} checking`, type: 'cash' })).id
   const accountB = (await made('POST', `${H}/accounts`, { name: `${n} savings`, type: 'cash' })).id
   const payee = (await made('POST', `${H}/payees`, { name: `${n} grocer` })).id
+  const alias = (await made('POST', `${H}/payees/${payee}/aliases`, { name: `${n} grocer alias` })).id
   const tag = (await made('POST', `${H}/tags`, { name: `${n} tag` })).id
   const flag = (await made('POST', `${H}/flags`, { name: `${n} flag`, color: '#ff0000' })).id
   const group = (await made('POST', `${H}/category-groups`, { name: `${n} group` })).id
@@ -181,6 +183,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     tx1,
     tx2,
     payee,
+    alias,
     tag,
     flag,
     group,
@@ -208,6 +211,7 @@ function pathValues(s: Seeded): Record<string, string> {
     accountId: s.accountA,
     transactionId: s.tx1,
     payeeId: s.payee,
+    aliasId: s.alias,
     tagId: s.tag,
     flagId: s.flag,
     groupId: s.group,
@@ -233,6 +237,7 @@ function fieldValues(s: Seeded): Record<string, string | string[]> {
     counterpartId: s.tx2,
     candidateId: s.tx2,
     payeeId: s.payee,
+    targetPayeeId: s.payee,
     categoryId: s.category,
     groupId: s.group,
     tagId: s.tag,

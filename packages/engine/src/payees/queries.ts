@@ -11,6 +11,9 @@ import { PayeeIdArgsSchema, PayeePageArgsSchema } from './schema.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
+// Names sort by code point (`collate "C"`), so a device's PGlite and a server's PostgreSQL,
+// whatever its locale, answer pages and groups in the same order.
+
 /** One page of payees, with how many match in all. */
 export interface PayeePage {
   items: Payee[]
@@ -57,7 +60,7 @@ export const payeePage = defineQuery({
     const direction = args.sort === 'nameDesc' ? 'desc' : 'asc'
     const rows = await query
       .selectAll('p')
-      .orderBy('p.normalized_name', direction)
+      .orderBy(sql`p.normalized_name collate "C"`, direction)
       .orderBy('p.id', direction)
       .limit(args.pageSize)
       .offset((args.page - 1) * args.pageSize)
@@ -81,7 +84,7 @@ export async function aliasesOf(db: Db, householdId: string, payeeId: string): P
     .where('household_id', '=', householdId)
     .where('payee_id', '=', payeeId)
     .where('deleted_at', 'is', null)
-    .orderBy('normalized_name')
+    .orderBy(sql`normalized_name collate "C"`)
     .orderBy('id')
     .execute()
   return rows.map(toPayeeAlias)
@@ -137,7 +140,7 @@ async function livePayees(db: Db, householdId: string) {
     .selectAll()
     .where('household_id', '=', householdId)
     .where('deleted_at', 'is', null)
-    .orderBy('normalized_name')
+    .orderBy(sql`normalized_name collate "C"`)
     .orderBy('id')
     .execute()
 }
