@@ -1,5 +1,4 @@
 export type { AutoAssigned, AutoAssignResult } from './auto-assign.ts'
-export { activityQuery, loadBudget } from './flows.ts'
 export {
   type BudgetCategory,
   type BudgetFlows,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { RuleSet, type RuleSpec, type RuleSubject } from './classify.ts'
-import { compilePredicate } from './conditions.ts'
+import { compilePredicate, prepareFacts } from './conditions.ts'
 import { ActionSchema, PredicateSchema } from './schema.ts'
 
 const id = (n: number) => `01JD5Z9Y6XQ3M4N5P6R7S8T${String(n).padStart(3, '0')}`.replace(/[ILOU]/g, '0')
@@ -204,7 +204,7 @@ describe('RuleSet.classify', () => {
       let categoryWon = false
       let memoWon = false
       specs.forEach((s, i) => {
-        if (!naive[i]!(facts)) return
+        if (!naive[i]!(prepareFacts(facts))) return
         const changed: string[] = []
         if (!categoryWon) {
           categoryWon = true

@@ -1,4 +1,4 @@
-import { compilePredicate, type FactTest, type RuleFacts } from './conditions.ts'
+import { compilePredicate, type FactTest, prepareFacts, type RuleFacts } from './conditions.ts'
 import { RuleIndex } from './rule-index.ts'
 import type { Action, Predicate } from './schema.ts'
 
@@ -58,6 +58,8 @@ export interface Classification {
 export class RuleSet {
   private readonly tests: FactTest[]
   private readonly index: RuleIndex
+  /** Which rules the current row may match; reused row after row. */
+  private readonly mask: Uint8Array
 
   constructor(
     readonly rules: readonly RuleSpec[],
@@ -66,6 +68,7 @@ export class RuleSet {
   ) {
     this.tests = rules.map((r) => compilePredicate(r.predicate))
     this.index = new RuleIndex(rules.map((r) => r.predicate))
+    this.mask = new Uint8Array(rules.length)
   }
 
   get size(): number {
@@ -78,7 +81,7 @@ export class RuleSet {
    * add up, and a matching rule with `stopProcessing` ends the run for this row.
    */
   classify(subject: RuleSubject, locks: Locks = {}): Classification {
-    const facts: RuleFacts = { ...subject }
+    const facts = prepareFacts(subject)
     const out: Classification = {
       categoryId: subject.categoryId,
       payeeId: subject.payeeId,
@@ -88,7 +91,8 @@ export class RuleSet {
       applications: [],
     }
     if (this.rules.length === 0) return out
-    const mask = new Uint8Array(this.rules.length)
+    const mask = this.mask
+    mask.fill(0)
     this.index.mark(mask, facts)
     let categoryWon = Boolean(locks.categoryId) || subject.hasSplits
     let payeeWon = Boolean(locks.payeeId)
@@ -105,6 +109,7 @@ export class RuleSet {
           changes.payeeId = { from: facts.payeeId, to: action.setPayeeId }
           facts.payeeId = action.setPayeeId
           facts.payeeName = this.payeeNames.get(action.setPayeeId) ?? null
+          facts.lower.payee_name = (facts.payeeName ?? '').toLowerCase()
           this.index.mark(mask, facts, ['payee_id', 'payee_name'])
         }
       }
@@ -122,6 +127,7 @@ export class RuleSet {
         if (memo.length <= MAX_MEMO && memo !== (facts.memo ?? '')) {
           changes.memo = { from: facts.memo, to: memo }
           facts.memo = memo
+          facts.lower.memo = memo.toLowerCase()
           this.index.mark(mask, facts, ['memo'])
         }
       }

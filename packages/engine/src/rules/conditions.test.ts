@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { addDays, approxThreshold, compileCondition, compilePredicate, type RuleFacts } from './conditions.ts'
+import {
+  addDays,
+  approxThreshold,
+  compileCondition,
+  compilePredicate,
+  prepareFacts,
+  type RuleFacts,
+} from './conditions.ts'
 import { ConditionSchema, PredicateSchema } from './schema.ts'
 
 const PAYEE = '01JD5Z9Y6XQ3M4N5P6R7S8T9VA'
@@ -19,7 +26,7 @@ const base: RuleFacts = {
 
 /** Whether a condition written as the API takes it passes these facts. */
 function passes(condition: unknown, facts: Partial<RuleFacts>): boolean {
-  return compileCondition(ConditionSchema.parse(condition))({ ...base, ...facts })
+  return compileCondition(ConditionSchema.parse(condition))(prepareFacts({ ...base, ...facts }))
 }
 
 describe('text conditions (payee_name, imported_payee, memo)', () => {
@@ -191,10 +198,10 @@ describe('predicates', () => {
   it('all needs every condition; any needs one', () => {
     const all = compilePredicate(PredicateSchema.parse({ combinator: 'all', conditions: [amazon, big] }))
     const any = compilePredicate(PredicateSchema.parse({ combinator: 'any', conditions: [amazon, big] }))
-    expect(all(base)).toBe(false)
-    expect(any(base)).toBe(true)
-    expect(all({ ...base, amountCents: -20000 })).toBe(true)
-    expect(any({ ...base, payeeName: 'Shop', amountCents: -5 })).toBe(false)
+    expect(all(prepareFacts(base))).toBe(false)
+    expect(any(prepareFacts(base))).toBe(true)
+    expect(all(prepareFacts({ ...base, amountCents: -20000 }))).toBe(true)
+    expect(any(prepareFacts({ ...base, payeeName: 'Shop', amountCents: -5 }))).toBe(false)
   })
 })
 
@@ -233,7 +240,7 @@ describe('condition validation', () => {
   it('runs a pattern that backtracks catastrophically elsewhere in linear time', () => {
     const test = compileCondition(ConditionSchema.parse({ field: 'memo', op: 'matches', value: '^(a+)+$' }))
     const started = performance.now()
-    expect(test({ ...base, memo: `${'a'.repeat(5000)}!` })).toBe(false)
+    expect(test(prepareFacts({ ...base, memo: `${'a'.repeat(5000)}!` }))).toBe(false)
     expect(performance.now() - started).toBeLessThan(1000)
   })
 })

@@ -1,10 +1,9 @@
 import type { Transaction } from 'kysely'
-import { deriveUlid } from '../catalog/index.ts'
 import type { Database } from '../database.ts'
 import type { RuleChanges } from './classify.ts'
 import type { RuleTrigger } from './tables.ts'
 
-/** Records per INSERT: seven parameters each. */
+/** Records per INSERT: seven parameters each, well under PostgreSQL's 65,535. */
 const CHUNK = 1000
 
 /** A row's rule applications, as classification found them. */
@@ -15,8 +14,9 @@ export interface AppliedRow {
 
 /**
  * Records which rule changed which fields of which row, and how (auto on create or import,
- * manual on apply). Ids derive from the row, the rule and the instant, so a device and the
- * server replaying the same mutation write the same records.
+ * manual on apply). An id is `<transaction>:<rule>:<epoch ms of the mutation>` (as link rows
+ * are keyed `<transaction>:<tag>`), so a device and the server replaying the same mutation write
+ * the same records, and no hash can make two of them collide.
  */
 export async function recordApplications(
   tx: Transaction<Database>,
@@ -28,7 +28,7 @@ export async function recordApplications(
   const records = rows.flatMap((row) =>
     row.result.applications.map((a) => ({
       household_id: householdId,
-      id: deriveUlid(row.transactionId, `rule:${a.ruleId}:${trigger}:${now.toISOString()}`),
+      id: `${row.transactionId}:${a.ruleId}:${now.getTime()}`,
       rule_id: a.ruleId,
       transaction_id: row.transactionId,
       trigger,

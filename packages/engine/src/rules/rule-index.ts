@@ -1,4 +1,4 @@
-import type { RuleFacts } from './conditions.ts'
+import type { PreparedFacts } from './conditions.ts'
 import type { Condition, Predicate } from './schema.ts'
 
 /** The fields an index key can come from. */
@@ -66,7 +66,7 @@ export function keysOfPredicate(predicate: Predicate): RuleKeys {
   return merged
 }
 
-function keyValue(facts: RuleFacts, field: KeyField): string {
+function keyValue(facts: PreparedFacts, field: KeyField): string {
   switch (field) {
     case 'payee_id':
       return facts.payeeId ?? ''
@@ -75,11 +75,9 @@ function keyValue(facts: RuleFacts, field: KeyField): string {
     case 'account_id':
       return facts.accountId
     case 'payee_name':
-      return (facts.payeeName ?? '').toLowerCase()
     case 'imported_payee':
-      return (facts.importedPayee ?? '').toLowerCase()
     case 'memo':
-      return (facts.memo ?? '').toLowerCase()
+      return facts.lower[field]
   }
 }
 
@@ -95,6 +93,8 @@ export class RuleIndex {
   private readonly gramFields = new Set<KeyField>()
   private readonly exactFields = new Set<KeyField>()
   private readonly always: number[] = []
+  /** Substring hits by field and text: rows repeat their payees and memos. */
+  private readonly remembered = new Map<string, number[]>()
 
   constructor(predicates: readonly Predicate[]) {
     predicates.forEach((predicate, position) => {
@@ -114,8 +114,24 @@ export class RuleIndex {
     })
   }
 
+  /** The rules keyed by a three-character piece of `text`. */
+  private gramHits(field: KeyField, text: string): number[] {
+    const key = `${field}\u0000${text}`
+    const known = this.remembered.get(key)
+    if (known) return known
+    const hits = new Set<number>()
+    for (let i = 0; i + GRAM <= text.length; i++) {
+      const found = this.grams.get(`${field}\u0000${text.slice(i, i + GRAM)}`)
+      if (found) for (const p of found) hits.add(p)
+    }
+    const list = [...hits]
+    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear()
+    this.remembered.set(key, list)
+    return list
+  }
+
   /** Marks in `mask` every rule the facts could match on the given fields (all indexed fields by default). */
-  mark(mask: Uint8Array, facts: RuleFacts, fields?: readonly KeyField[]): void {
+  mark(mask: Uint8Array, facts: PreparedFacts, fields?: readonly KeyField[]): void {
     if (!fields) for (const p of this.always) mask[p] = 1
     for (const field of this.exactFields) {
       if (fields && !fields.includes(field)) continue
@@ -124,14 +140,13 @@ export class RuleIndex {
     }
     for (const field of this.gramFields) {
       if (fields && !fields.includes(field)) continue
-      const text = keyValue(facts, field)
-      for (let i = 0; i + GRAM <= text.length; i++) {
-        const hits = this.grams.get(`${field}\u0000${text.slice(i, i + GRAM)}`)
-        if (hits) for (const p of hits) mask[p] = 1
-      }
+      for (const p of this.gramHits(field, keyValue(facts, field))) mask[p] = 1
     }
   }
 }
+
+/** How many texts the index remembers the substring hits of. */
+const MAX_REMEMBERED = 10_000
 
 function push(map: Map<string, number[]>, key: string, position: number): void {
   const list = map.get(key)
