@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import { type CategoryGoal, toCategoryGoal } from '../catalog/category-goal.ts'
 import type { Database } from '../database.ts'
 import { addTo, type BudgetCategory, type BudgetFlows, emptyFlows } from './model.ts'
@@ -48,6 +48,53 @@ interface ActivityRow {
 }
 
 /**
+ * The month snapshot's one heavy statement: what the ledger adds to the budget up to `month`,
+ * per month, category, card and whether it is a transfer between two on-budget accounts, on cash
+ * and credit accounts in the base currency. Rows that are not transfer legs come summed from
+ * `budget_activity`; transfer legs (few) are read from the ledger, split rows by their parts.
+ */
+export function activityQuery(
+  householdId: string,
+  baseCurrency: string,
+  month: string,
+  categoryFilter: RawBuilder<unknown> = sql``,
+) {
+  return sql<ActivityRow>`
+    with acc as (
+      select id, type = 'credit' as credit from accounts
+      where household_id = ${householdId} and type in ('cash', 'credit')
+        and currency = ${baseCurrency} and deleted_at is null
+    ),
+    legs as (
+      select t.id, t.account_id, t.date, t.amount_cents, t.category_id, t.transfer_group_id
+      from transactions t
+      where t.household_id = ${householdId} and t.transfer_group_id is not null
+        and t.deleted_at is null and t.merged_into_id is null
+        and t.date < ${dayAfterMonth(month)}::date and t.account_id in (select id from acc)
+    ),
+    inner_groups as (
+      select transfer_group_id from legs group by transfer_group_id having count(*) > 1
+    ),
+    parts as (
+      select b.month, b.account_id, b.category_id, false as inner_transfer, b.amount_cents as amount
+      from budget_activity b
+      where b.household_id = ${householdId} and b.month <= ${month} and b.amount_cents <> 0
+      union all
+      select to_char(l.date, 'YYYY-MM'), l.account_id,
+             case when s.id is null then l.category_id else s.category_id end,
+             l.transfer_group_id in (select transfer_group_id from inner_groups),
+             coalesce(s.amount_cents, l.amount_cents)
+      from legs l
+      left join transaction_splits s on s.household_id = ${householdId} and s.transaction_id = l.id
+    )
+    select p.month, p.category_id, case when a.credit then p.account_id end as card_id,
+           p.inner_transfer, sum(p.amount)::text as cents
+    from parts p join acc a on a.id = p.account_id
+    where true ${categoryFilter}
+    group by 1, 2, 3, 4`
+}
+
+/**
  * Reads what the budget of `month` is computed from, summed in SQL per month, category and
  * card: live rows dated up to the end of the month on open or closed cash and credit accounts
  * in the household's base currency (split rows by their parts), and every assignment. A
@@ -65,7 +112,6 @@ export async function loadBudget(
     .select('base_currency')
     .where('id', '=', householdId)
     .executeTakeFirstOrThrow()
-  const end = dayAfterMonth(month)
   const only = categoryIds !== undefined
   const categoryFilter = only
     ? sql`and p.category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})`
@@ -102,38 +148,7 @@ export async function loadBudget(
        select id, name, position from accounts
        where household_id = ${householdId} and type = 'credit' and currency = ${baseCurrency} and deleted_at is null
        order by position, id`.execute(db),
-    sql<ActivityRow>`
-      with acc as (
-        select id, type = 'credit' as credit from accounts
-        where household_id = ${householdId} and type in ('cash', 'credit')
-          and currency = ${baseCurrency} and deleted_at is null
-      ),
-      live as (
-        select t.id, t.account_id, t.date, t.amount_cents, t.category_id, t.transfer_group_id
-        from transactions t
-        where t.household_id = ${householdId} and t.deleted_at is null and t.merged_into_id is null
-          and t.date < ${end}::date and t.account_id in (select id from acc)
-      ),
-      inner_groups as (
-        select transfer_group_id from live where transfer_group_id is not null
-        group by transfer_group_id having count(*) > 1
-      ),
-      parts as (
-        select l.account_id, l.date, l.amount_cents as amount, l.category_id, l.transfer_group_id from live l
-        union all
-        select l.account_id, l.date, x.amount, x.category_id, l.transfer_group_id
-        from live l
-        join transaction_splits s on s.household_id = ${householdId} and s.transaction_id = l.id
-        cross join lateral (values (s.amount_cents, s.category_id), (-s.amount_cents, null)) as x(amount, category_id)
-      )
-      select to_char(date_trunc('month', p.date), 'YYYY-MM') as month,
-             p.category_id,
-             case when a.credit then p.account_id end as card_id,
-             coalesce(p.transfer_group_id in (select transfer_group_id from inner_groups), false) as inner_transfer,
-             sum(p.amount)::text as cents
-      from parts p join acc a on a.id = p.account_id
-      where true ${categoryFilter}
-      group by 1, 2, 3, 4`.execute(db),
+    activityQuery(householdId, baseCurrency, month, categoryFilter).execute(db),
     sql<{ month: string; category_id: string; cents: string }>`
       select month, category_id, assigned_cents::text as cents from budget_cells
       where household_id = ${householdId} and assigned_cents <> 0

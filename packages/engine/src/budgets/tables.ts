@@ -44,8 +44,22 @@ export interface BudgetOverrunsTable {
   created_at: Timestamp
 }
 
+/**
+ * The ledger summed per month, account and category (`id` is `<YYYY-MM>:<account>:<category or
+ * empty>`), kept by triggers on transactions and splits; transfer legs are left out.
+ */
+export interface BudgetActivityTable {
+  household_id: string
+  id: string
+  month: string
+  account_id: string
+  category_id: string | null
+  amount_cents: number
+}
+
 /** The budget's tables. */
 export type BudgetTables = {
+  budget_activity: BudgetActivityTable
   budget_cells: BudgetCellsTable
   budget_history: BudgetHistoryTable
   budget_overruns: BudgetOverrunsTable

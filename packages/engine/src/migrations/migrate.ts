@@ -9,6 +9,7 @@ import * as budgets from './0007-budgets.ts'
 import * as rules from './0008-rules.ts'
 import * as payeeAliases from './0009-payee-aliases.ts'
 import * as categoryGoals from './0010-category-goals.ts'
+import * as budgetActivity from './0011-budget-activity.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-rules': rules,
   '0009-payee-aliases': payeeAliases,
   '0010-category-goals': categoryGoals,
+  '0011-budget-activity': budgetActivity,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

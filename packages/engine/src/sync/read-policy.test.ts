@@ -119,6 +119,7 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   tags: [operations.tags.list, operations.tags.get],
   budget_cells: [operations.budgets.get, operations.budgets.getCategory],
   budget_history: [operations.budgets.history],
+  budget_activity: [operations.budgets.get, operations.budgets.getCategory],
   rules: [operations.rules.list, operations.rules.get],
   rule_applications: [operations.rules.applications],
 }

@@ -66,6 +66,7 @@ export const READ_POLICY = {
   tags: { read: 'read:tags' },
   budget_cells: { read: 'read:budgets' },
   budget_history: { read: 'read:budgets' },
+  budget_activity: { read: 'read:budgets' },
   rules: { read: 'read:rules' },
   rule_applications: { read: 'read:rules' },
 
