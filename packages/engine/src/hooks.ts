@@ -2,6 +2,7 @@ import { defaultFlagsSeeder } from './catalog/seed-default-flags.ts'
 import type { IdentityHooks } from './identity/household-seeders.ts'
 import type { LedgerHooks } from './ledger/transactions/pipeline.ts'
 import { payeeAliasStep } from './payees/alias-step.ts'
+import { categorySuggestionStep } from './payees/suggestion-step.ts'
 import { applyRulesStep } from './rules/pipeline-step.ts'
 
 /** Every point where a domain plugs into a domain below it. */
@@ -16,5 +17,5 @@ export type EngineHooks = IdentityHooks & LedgerHooks
 export const engineHooks: EngineHooks = Object.freeze({
   householdSeeders: Object.freeze([defaultFlagsSeeder]),
   // Rules run after any step that settles the payee (aliases), so they see the final payee.
-  transactionPipeline: Object.freeze([payeeAliasStep, applyRulesStep]),
+  transactionPipeline: Object.freeze([payeeAliasStep, applyRulesStep, categorySuggestionStep]),
 })

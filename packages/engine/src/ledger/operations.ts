@@ -16,7 +16,11 @@ import { bulkUpdateTransactions } from './transactions/mutators/bulk-update.ts'
 import { defineCreateTransaction } from './transactions/mutators/create.ts'
 import { deleteTransaction, removeTransactionTag } from './transactions/mutators/delete.ts'
 import { dismissMatch, matchTransaction, unmatchTransaction } from './transactions/mutators/match.ts'
-import { acceptSuggestion, rejectSuggestion, suggestCategory } from './transactions/mutators/suggestion.ts'
+import {
+  acceptSuggestion,
+  defineRejectSuggestion,
+  suggestCategory,
+} from './transactions/mutators/suggestion.ts'
 import { createTransfer, linkTransfer, unlinkTransfer } from './transactions/mutators/transfer.ts'
 import { defineUpdateTransaction } from './transactions/mutators/update.ts'
 import type { LedgerHooks } from './transactions/pipeline.ts'
@@ -61,7 +65,7 @@ export function ledgerOperations(hooks: LedgerHooks) {
       list: listTransactions,
       match: matchTransaction,
       matchCandidates: matchCandidates,
-      rejectSuggestion: rejectSuggestion,
+      rejectSuggestion: defineRejectSuggestion(hooks),
       removeTag: removeTransactionTag,
       stalePendingCount: stalePendingCount,
       suggestCategory: suggestCategory,

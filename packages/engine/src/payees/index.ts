@@ -1,4 +1,7 @@
+export * from './category-model.ts'
 export * from './model.ts'
 export * from './name-vector.ts'
+export * from './sample-household.ts'
 export * from './schema.ts'
+export * from './suggestion-step.ts'
 export type * from './tables.ts'

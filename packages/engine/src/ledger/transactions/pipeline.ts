@@ -49,6 +49,11 @@ export interface TransactionPipelineStep {
     normalizedNames: readonly string[],
     ctx: MutationContext,
   ): Promise<ReadonlyMap<string, string>>
+  /**
+   * A row's category suggestion was rejected (`transactions.rejectSuggestion`); `row` is the
+   * row before the rejection cleared it, so it still names the rejected category.
+   */
+  suggestionRejected?(tx: Tx<Database>, row: TransactionRow, ctx: MutationContext): Promise<void>
 }
 
 /** The points where other domains plug into the ledger; the engine root fills them. */
@@ -97,4 +102,14 @@ export async function payeesForNames(
     }
   }
   return found
+}
+
+/** Tells each step that a row's category suggestion was rejected. */
+export async function runSuggestionRejected(
+  hooks: LedgerHooks,
+  tx: Tx<Database>,
+  row: TransactionRow,
+  ctx: MutationContext,
+): Promise<void> {
+  for (const step of hooks.transactionPipeline) await step.suggestionRejected?.(tx, row, ctx)
 }

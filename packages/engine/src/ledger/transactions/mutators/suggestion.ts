@@ -3,6 +3,7 @@ import { defineMutator } from '../../../mutator/define.ts'
 import { requireReferences } from '../../references.ts'
 import type { TransactionRow } from '../../tables.ts'
 import type { Transaction } from '../model.ts'
+import { type LedgerHooks, runSuggestionRejected } from '../pipeline.ts'
 import { SuggestCategoryArgsSchema, TransactionIdArgsSchema } from '../schema.ts'
 import { hydrate, requireTransaction, updateTransaction } from '../writes.ts'
 
@@ -81,22 +82,29 @@ export const acceptSuggestion = defineMutator({
   },
 })
 
-/** Drops the suggestion; the row stays uncategorized and no longer needs review. */
-export const rejectSuggestion = defineMutator({
-  audience: 'device',
-  description: 'Drops the suggestion.',
-  scope: 'write:transactions',
-  args: TransactionIdArgsSchema,
-  async run(tx, args, ctx): Promise<Transaction> {
-    const row = await requireTransaction(tx, ctx.householdId, args.id)
-    requireSuggestion(row)
-    const after = await updateTransaction(tx, ctx.householdId, row, {
-      ...CLEARED_SUGGESTION,
-      needs_review: false,
-      updated_at: ctx.now,
-    })
-    const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
-    ctx.emit('transaction.updated', { transaction, rejectedSuggestion: true })
-    return transaction
-  },
-})
+/**
+ * Drops the suggestion; the row stays uncategorized and no longer needs review, and the
+ * pipeline's steps hear of it (the payees domain then never suggests that category for the
+ * row's payee again).
+ */
+export function defineRejectSuggestion(hooks: LedgerHooks) {
+  return defineMutator({
+    audience: 'device',
+    description: 'Drops the suggestion.',
+    scope: 'write:transactions',
+    args: TransactionIdArgsSchema,
+    async run(tx, args, ctx): Promise<Transaction> {
+      const row = await requireTransaction(tx, ctx.householdId, args.id)
+      requireSuggestion(row)
+      await runSuggestionRejected(hooks, tx, row, ctx)
+      const after = await updateTransaction(tx, ctx.householdId, row, {
+        ...CLEARED_SUGGESTION,
+        needs_review: false,
+        updated_at: ctx.now,
+      })
+      const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
+      ctx.emit('transaction.updated', { transaction, rejectedSuggestion: true })
+      return transaction
+    },
+  })
+}

@@ -1,0 +1,151 @@
+import type { Transaction as Tx } from 'kysely'
+import { deriveUlid } from '../catalog/model.ts'
+import type { Database } from '../database.ts'
+import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
+import { CategoryModel, type LabelledSubject } from './category-model.ts'
+
+/** The model learns from the household's most recent categorized rows, at most this many. */
+export const TRAINING_ROWS = 2000
+/** Below this many categorized rows the model says nothing. */
+export const MIN_TRAINING_ROWS = 5
+/** A guess below this share of the posterior is not offered. */
+export const MIN_CONFIDENCE = 0.5
+
+/**
+ * The household's model, trained on its most recent categorized live rows (unsplit, normal
+ * kind, in a live category), newest first by date then id, so the same store trains the same
+ * model on every replica.
+ */
+export async function trainCategoryModel(tx: Tx<Database>, householdId: string): Promise<CategoryModel> {
+  return new CategoryModel(await trainingRows(tx, householdId))
+}
+
+/**
+ * The rows `trainCategoryModel` learns from. Three plain reads (rows through the list index,
+ * then the live categories and the payees' names) rather than one join: the join made
+ * PostgreSQL sort the household's rows instead of walking the index.
+ */
+export async function trainingRows(tx: Tx<Database>, householdId: string): Promise<LabelledSubject[]> {
+  const rows = await tx
+    .selectFrom('transactions')
+    .select(['payee_id', 'memo', 'amount_cents', 'account_id', 'category_id'])
+    .where('household_id', '=', householdId)
+    .where('deleted_at', 'is', null)
+    .where('merged_into_id', 'is', null)
+    .where('category_id', 'is not', null)
+    .where('kind', '=', 'normal')
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(TRAINING_ROWS)
+    .execute()
+  if (rows.length === 0) return []
+  const live = new Set(
+    (
+      await tx
+        .selectFrom('categories')
+        .select('id')
+        .where('household_id', '=', householdId)
+        .where('deleted_at', 'is', null)
+        .execute()
+    ).map((c) => c.id),
+  )
+  const payeeIds = [...new Set(rows.flatMap((r) => (r.payee_id ? [r.payee_id] : [])))]
+  const names = new Map<string, string>()
+  if (payeeIds.length > 0) {
+    for (const p of await tx
+      .selectFrom('payees')
+      .select(['id', 'normalized_name'])
+      .where('household_id', '=', householdId)
+      .where('id', 'in', payeeIds)
+      .execute())
+      names.set(p.id, p.normalized_name)
+  }
+  return rows
+    .filter((r) => live.has(r.category_id!))
+    .map((r) => ({
+      categoryId: r.category_id!,
+      payeeId: r.payee_id,
+      payeeName: r.payee_id ? (names.get(r.payee_id) ?? null) : null,
+      memo: r.memo,
+      amountCents: Number(r.amount_cents),
+      accountId: r.account_id,
+    }))
+}
+
+/** The id of a payee's rejection of a category: derived, so two devices meet on one row. */
+export function rejectionId(payeeId: string, categoryId: string): string {
+  return deriveUlid(payeeId, `reject:${categoryId}`)
+}
+
+/**
+ * Suggests a category for new uncategorized rows (create and bulk import), from the household's
+ * own categorized rows; runs after the rules, so a rule's category wins. A category rejected for
+ * the row's payee is never suggested for it. Remembers rejections as they happen.
+ */
+export const categorySuggestionStep: TransactionPipelineStep = {
+  name: 'payees.suggestCategory',
+  async drafted(tx, drafts, ctx) {
+    const open = drafts.filter(
+      (d) =>
+        d.row.category_id == null &&
+        d.row.suggested_category_id == null &&
+        d.splits.length === 0 &&
+        (d.row.kind ?? 'normal') === 'normal' &&
+        d.row.status !== 'reconciled',
+    )
+    if (open.length === 0) return
+    const model = await trainCategoryModel(tx, ctx.householdId)
+    if (model.size < MIN_TRAINING_ROWS) return
+    const payeeIds = [...new Set(open.flatMap((d) => (d.row.payee_id ? [d.row.payee_id] : [])))]
+    const names = new Map<string, string>()
+    const rejected = new Set<string>()
+    if (payeeIds.length > 0) {
+      for (const p of await tx
+        .selectFrom('payees')
+        .select(['id', 'normalized_name'])
+        .where('household_id', '=', ctx.householdId)
+        .where('id', 'in', payeeIds)
+        .execute())
+        names.set(p.id, p.normalized_name)
+      for (const r of await tx
+        .selectFrom('payee_category_rejections')
+        .select(['payee_id', 'category_id'])
+        .where('household_id', '=', ctx.householdId)
+        .where('payee_id', 'in', payeeIds)
+        .execute())
+        rejected.add(`${r.payee_id}:${r.category_id}`)
+    }
+    const reason = `Learned from ${model.size} categorized rows of this household (payee, memo words, amount and account).`
+    for (const d of open) {
+      const payeeId = d.row.payee_id ?? null
+      const guess = model.guess(
+        {
+          payeeId,
+          payeeName: payeeId ? (names.get(payeeId) ?? null) : null,
+          memo: d.row.memo ?? null,
+          amountCents: Number(d.row.amount_cents),
+          accountId: d.row.account_id,
+        },
+        (categoryId) => payeeId === null || !rejected.has(`${payeeId}:${categoryId}`),
+      )
+      if (!guess || guess.confidence < MIN_CONFIDENCE) continue
+      d.row.suggested_category_id = guess.categoryId
+      d.row.suggestion_confidence = guess.confidence
+      d.row.suggestion_reason = reason
+    }
+  },
+  async suggestionRejected(tx, row, ctx) {
+    if (!row.payee_id || !row.suggested_category_id) return
+    await tx
+      .insertInto('payee_category_rejections')
+      .values({
+        household_id: ctx.householdId,
+        id: rejectionId(row.payee_id, row.suggested_category_id),
+        payee_id: row.payee_id,
+        category_id: row.suggested_category_id,
+        created_at: ctx.now,
+      })
+      .onConflict((oc) => oc.columns(['household_id', 'id']).doNothing())
+      .execute()
+  },
+}
