@@ -14,9 +14,10 @@ export interface AppliedRow {
 
 /**
  * Records which rule changed which fields of which row, and how (auto on create or import,
- * manual on apply). An id is `<transaction>:<rule>:<epoch ms of the mutation>` (as link rows
- * are keyed `<transaction>:<tag>`), so a device and the server replaying the same mutation write
- * the same records, and no hash can make two of them collide.
+ * manual on apply). Ids are keyed like link rows (`<transaction>:<tag>`), never hashed, so no two
+ * collide: `<transaction>:<rule>:auto` (a row is created once, so a device and the server
+ * replaying its mutation write the very same record), and `<transaction>:<rule>:<epoch ms>` for
+ * a back-fill, which may run again later.
  */
 export async function recordApplications(
   tx: Transaction<Database>,
@@ -28,7 +29,10 @@ export async function recordApplications(
   const records = rows.flatMap((row) =>
     row.result.applications.map((a) => ({
       household_id: householdId,
-      id: `${row.transactionId}:${a.ruleId}:${now.getTime()}`,
+      id:
+        trigger === 'auto'
+          ? `${row.transactionId}:${a.ruleId}:auto`
+          : `${row.transactionId}:${a.ruleId}:${now.getTime()}`,
       rule_id: a.ruleId,
       transaction_id: row.transactionId,
       trigger,

@@ -281,7 +281,7 @@ describe('apply, preview and apply-all', () => {
     expect(late.enabled).toBe(true)
   })
 
-  it('apply replaces a value set earlier and clears a pending suggestion; a split row keeps its parts', async () => {
+  it('apply replaces a category set earlier by hand; a split row keeps its parts', async () => {
     const { h, account, groceries, dining } = await household()
     const payee = await newPayee(h, 'Corner Shop')
     const manual = await newTransaction(h, account.id, { payeeId: payee, categoryId: dining })
