@@ -209,8 +209,10 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
   })
 
   const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
-    const { mutation: queued, result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, args))
-    connection?.localMutation(queued)
+    const { result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, args), (queued) =>
+      connection?.push(queued),
+    )
+    connection?.localMutation()
     events.emit('change', { source: 'local', tables: tables && [...tables] })
     return result
   }) as MutateCalls

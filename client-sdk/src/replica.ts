@@ -148,13 +148,17 @@ export class Replica {
   }
 
   /**
-   * Runs a mutation locally: checks it, appends it durably to the queue, then applies it and
-   * records it as pending in one transaction. If the replica refuses it, the queue learns the id
-   * is dropped, and the caller gets the error.
+   * Runs a mutation locally: checks it, appends it to the durable queue while the replica applies
+   * it, and records it as pending in the same transaction, which commits only once the queue
+   * record is durable (so the replica never holds a mutation the queue lacks). `ready` is called
+   * as soon as the record is durable and the replica has accepted it (its deferred checks
+   * included), before the commit: the push can leave while the transaction finishes. If the
+   * replica refuses it, the queue learns the id is dropped, and the caller gets the error.
    */
   mutate(
     name: string,
     rawArgs: unknown,
+    ready?: (mutation: PendingMutation) => void,
   ): Promise<{ mutation: PendingMutation; result: unknown; tables: Set<string> | null }> {
     return this.mutex.run(async () => {
       const mutator = deviceMutator(name)
@@ -171,19 +175,30 @@ export class Replica {
       if (this.identity.userId !== null) authorize(mutator, this.context(now))
       parseArgs(mutator.args, args)
       const mutation: PendingMutation = { id: this.nextId++, name, args, at: now.toISOString() }
-      await this.queue.append({ type: 'mutation', ...mutation })
+      // The fsync runs on the thread pool while PGlite applies the mutation on this thread.
+      const durable = this.queue.append({ type: 'mutation', ...mutation })
+      durable.catch(() => {})
       this.queueRecords++
       try {
         const tracking = this.trackTables
         const { result, tables } = await this.store.db.transaction().execute(async (tx) => {
           const result = await this.applyOne(tx, mutation)
+          await durable
+          ready?.(mutation)
           await this.insertPending(tx, mutation)
           return { result, tables: tracking ? await undoTables(tx, mutation.id) : null }
         })
         this.pendingCount++
         return { mutation, result, tables }
       } catch (error) {
-        await this.queue.append({ type: 'drop', id: mutation.id })
+        // A record that never became durable needs no drop; one that did is dropped after it.
+        if (
+          await durable.then(
+            () => true,
+            () => false,
+          )
+        )
+          await this.queue.append({ type: 'drop', id: mutation.id })
         throw error
       }
     })
@@ -368,7 +383,8 @@ export class Replica {
       effects: 'discard',
     })
     await sql`set constraints all immediate`.execute(tx)
-    await recordUndoFor(tx, null)
+    // hearth.undo stays set: what follows in the transaction (the pending record, the next
+    // replay, which names its own id, the cursor) writes no logged table.
     return result
   }
 

@@ -175,9 +175,11 @@ export class SyncConnection {
     await this.chain
   }
 
-  /** A local mutation was applied: push it now if connected. */
-  localMutation(mutation: PendingMutation): void {
-    this.emitStatus()
+  /**
+   * Pushes a local mutation now if connected: called once it is durable in the queue and the
+   * replica accepted it, while the replica's transaction commits.
+   */
+  push(mutation: PendingMutation): void {
     // The usual case, nothing older unsent: push straight away, without reading the queue back.
     if (this.welcomed && this.sentThrough === mutation.id - 1) {
       this.sent.set(mutation.id, mutation)
@@ -186,6 +188,11 @@ export class SyncConnection {
       return
     }
     this.enqueue(() => this.pushPending())
+  }
+
+  /** A local mutation was committed: the pending count changed. */
+  localMutation(): void {
+    this.emitStatus()
   }
 
   /** Asks the server for everything since the replica's version. */
