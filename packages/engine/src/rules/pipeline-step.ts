@@ -9,8 +9,8 @@ const pending = new WeakMap<MutationContext, AppliedRow[]>()
 
 /**
  * Runs the household's enabled rules on new rows (create and bulk import), before they are
- * written and before import matching. A field the request set (a category, a payee) is never
- * replaced; memo pieces are added to what the request sent; tags and flags are added. Reconciled
+ * written and before import matching. A category the request set is never replaced, nor a payee
+ * on a hand-entered row (an imported row's payee is the bank's text, which rules may rename); memo pieces are added to what the request sent; tags and flags are added. Reconciled
  * and system rows are left alone. Each change is recorded as an `auto` application.
  */
 export const applyRulesStep: TransactionPipelineStep = {
@@ -53,9 +53,11 @@ export const applyRulesStep: TransactionPipelineStep = {
         flagIds: draft.flagIds,
         hasSplits: draft.splits.length > 0,
       }
+      // An imported row's payee is the bank's text, not a choice: rules may rename it, as
+      // Actual's payee rules do. A category, or a payee on a hand-entered row, is the user's.
       const result = rules.classify(subject, {
         categoryId: subject.categoryId !== null,
-        payeeId: subject.payeeId !== null,
+        payeeId: subject.payeeId !== null && row.source !== 'imported',
       })
       if (result.applications.length === 0) continue
       row.category_id = result.categoryId

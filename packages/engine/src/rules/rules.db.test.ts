@@ -191,6 +191,42 @@ describe('rules on new rows', () => {
     expect((await h.read(operations.transactions.get, { id: twin.id })).categoryId).toBeNull()
     await expectBalancesExact(h)
   })
+
+  it('rename the payee of an imported row, but never a payee chosen on a hand-entered row', async () => {
+    const h = await ledgerHousehold()
+    const account = await newAccount(h)
+    const amazon = await newPayee(h, 'Amazon')
+    const groceries = await newCategory(h)
+    await newRule(h, {
+      predicate: {
+        combinator: 'all',
+        conditions: [{ field: 'imported_payee', op: 'contains', value: 'amzn' }],
+      },
+      action: { setPayeeId: amazon },
+      priority: 1,
+    })
+    await newRule(h, {
+      predicate: { combinator: 'all', conditions: [{ field: 'payee_id', op: 'is', value: amazon }] },
+      action: { setCategoryId: groceries },
+      priority: 2,
+    })
+    const imported = await h.run(operations.transactions.bulkCreate, {
+      transactions: [
+        {
+          id: ulid(),
+          accountId: account.id,
+          date: '2024-03-11',
+          amountCents: -100,
+          payeeName: 'AMZN Mktp DE',
+          importedId: 'a1',
+        },
+      ],
+    })
+    expect(imported.items[0]).toMatchObject({ payeeId: amazon, categoryId: groceries })
+    const typed = await newTransaction(h, account.id, { payeeName: 'AMZN Mktp DE', source: 'manual' })
+    expect(typed.payeeId).not.toBe(amazon)
+    expect(typed.categoryId).toBeNull()
+  })
 })
 
 describe('apply, preview and apply-all', () => {
