@@ -1,4 +1,5 @@
 import { defaultFlagsSeeder } from './catalog/seed-default-flags.ts'
+import { budgetOverrunStep } from './budgets/overrun.ts'
 import type { IdentityHooks } from './identity/household-seeders.ts'
 import type { LedgerHooks } from './ledger/transactions/pipeline.ts'
 import { payeeAliasStep } from './payees/alias-step.ts'
@@ -17,5 +18,5 @@ export type EngineHooks = IdentityHooks & LedgerHooks
 export const engineHooks: EngineHooks = Object.freeze({
   householdSeeders: Object.freeze([defaultFlagsSeeder]),
   // Rules run after any step that settles the payee (aliases), so they see the final payee.
-  transactionPipeline: Object.freeze([payeeAliasStep, applyRulesStep, categorySuggestionStep]),
+  transactionPipeline: Object.freeze([payeeAliasStep, applyRulesStep, categorySuggestionStep, budgetOverrunStep]),
 })

@@ -1,6 +1,7 @@
 import { operations } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
+import { outboxEvents } from '../ledger/test-fixture.ts'
 import { budgetHousehold } from './test-fixture.ts'
 
 describe('month snapshot', () => {
@@ -265,5 +266,34 @@ describe('goals', () => {
       previousCents: '40000',
       assignedCents: '100000',
     })
+  })
+})
+
+describe('budget.overrun', () => {
+  it('is emitted once per category and month when available drops below zero, and again only after it recovered', async () => {
+    const h = await budgetHousehold()
+    const g = await h.group('Everyday')
+    const food = await h.category(g, 'Food')
+    const checking = await h.account('cash', 100_000, '2024-01-01')
+    await h.assign('2024-01', food, 5_000)
+    const overruns = async () =>
+      (await outboxEvents(h)).filter((e) => e.type === 'budget.overrun').map((e) => e.data)
+    await h.spend(checking, food, -4_000, '2024-01-05')
+    expect(await overruns()).toEqual([])
+    await h.spend(checking, food, -2_000, '2024-01-06')
+    expect(await overruns()).toEqual([
+      { householdId: h.ctx.householdId, month: '2024-01', categoryId: food, availableCents: '-1000' },
+    ])
+    await h.spend(checking, food, -500, '2024-01-07')
+    expect(await overruns()).toHaveLength(1)
+    // Assigning more recovers it; the next overspending is announced again.
+    await h.assign('2024-01', food, 10_000)
+    await h.spend(checking, food, -4_000, '2024-01-08')
+    expect((await overruns()).map((e) => e.availableCents)).toEqual(['-1000', '-500'])
+    // A move out of a category can overrun it too.
+    const fun = await h.category(g, 'Fun')
+    await h.assign('2024-01', food, 11_000)
+    await h.move('2024-01', food, fun, 2_000)
+    expect((await overruns()).map((e) => e.availableCents)).toEqual(['-1000', '-500', '-1500'])
   })
 })

@@ -3,6 +3,7 @@ import type { Database } from '../database.ts'
 import { conflict, EngineError, invalid, notFound } from '../errors.ts'
 import type { HouseholdContext, MutationContext } from '../mutator/context.ts'
 import { PAYMENT_GROUP_NAME } from './flows.ts'
+import { addCell, checkOverruns } from './overrun.ts'
 import type { BudgetHistoryKind } from './tables.ts'
 
 type Tx = Transaction<Database>
@@ -126,7 +127,9 @@ export async function writeCells(
   ctx: MutationContext,
   changes: readonly CellChange[],
 ): Promise<void> {
+  const touched = new Map<string, Set<string>>()
   for (const change of changes) {
+    addCell(touched, change.month, change.categoryId)
     if (Math.abs(change.assignedCents) > MAX_ASSIGNED_CENTS) {
       throw invalid(
         'BUDGET_AMOUNT_OUT_OF_RANGE',
@@ -180,4 +183,5 @@ export async function writeCells(
       })
       .execute()
   }
+  await checkOverruns(tx, ctx, touched)
 }

@@ -10,7 +10,7 @@ const engineSrc = join(dirname(fileURLToPath(import.meta.url)), '..')
 const eventsDoc = readFileSync(join(engineSrc, '../../../docs/events.md'), 'utf8')
 
 /** Types declared for a domain that does not emit them yet; each leaves this list when it does. */
-const DECLARED_AHEAD = ['budget.overrun']
+const DECLARED_AHEAD: string[] = []
 
 /** Every `ctx.emit('type', …)` in the engine's source, test files aside. */
 function emittedTypes(): Set<string> {

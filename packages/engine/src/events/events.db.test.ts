@@ -71,6 +71,7 @@ describe('events in the outbox', () => {
         'transaction.created',
         'transaction.updated',
         'transaction.deleted',
+        'budget.overrun',
         'exchangeRate.updated',
         'exchangeRate.deleted',
         'categoryGroup.created',
