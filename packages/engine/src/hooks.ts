@@ -1,5 +1,5 @@
-import { defaultFlagsSeeder } from './catalog/seed-default-flags.ts'
 import { budgetOverrunStep } from './budgets/overrun.ts'
+import { defaultFlagsSeeder } from './catalog/seed-default-flags.ts'
 import type { IdentityHooks } from './identity/household-seeders.ts'
 import type { LedgerHooks } from './ledger/transactions/pipeline.ts'
 import { payeeAliasStep } from './payees/alias-step.ts'
@@ -17,6 +17,12 @@ export type EngineHooks = IdentityHooks & LedgerHooks
  */
 export const engineHooks: EngineHooks = Object.freeze({
   householdSeeders: Object.freeze([defaultFlagsSeeder]),
-  // Rules run after any step that settles the payee (aliases), so they see the final payee.
-  transactionPipeline: Object.freeze([payeeAliasStep, applyRulesStep, categorySuggestionStep, budgetOverrunStep]),
+  // Rules run after any step that settles the payee (aliases), so they see the final payee; the
+  // budget overrun check runs last, once every step has settled the categories.
+  transactionPipeline: Object.freeze([
+    payeeAliasStep,
+    applyRulesStep,
+    categorySuggestionStep,
+    budgetOverrunStep,
+  ]),
 })
