@@ -4,6 +4,7 @@ import {
   DUPLICATE_THRESHOLD,
   duplicateGroups,
   nameVector,
+  similarPairs,
   skeleton,
 } from './name-vector.ts'
 
@@ -56,5 +57,21 @@ describe('payee name vectors', () => {
       ['a', 'c'],
       ['e', 'f'],
     ])
+  })
+
+  it('gives the same similarity in a group scan (packed vectors) as one comparison does', () => {
+    const names = [
+      'Amazon Marketplace',
+      'AMAZON MKTPLACE',
+      'Amazon',
+      'AMZN',
+      'Amazing Pizza',
+      'Uber',
+      'Uber Eats',
+    ]
+    const items = names.map((name) => ({ id: name, name }))
+    const pairs = similarPairs(items, 0)
+    expect(pairs).toHaveLength((names.length * (names.length - 1)) / 2)
+    for (const p of pairs) expect(p.similarity).toBe(sim(p.a, p.b))
   })
 })

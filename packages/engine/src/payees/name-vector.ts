@@ -74,13 +74,58 @@ export interface SimilarPair {
   similarity: number
 }
 
-/** Every pair of items at least `threshold` similar, in input order (a before b). */
+/** A name vector packed for many comparisons: interned feature ids in ascending order, and its norm. */
+interface PackedVector {
+  keys: Int32Array
+  weights: Float64Array
+  norm: number
+}
+
+function pack(vectors: readonly NameVector[]): PackedVector[] {
+  const ids = new Map<string, number>()
+  return vectors.map((v) => {
+    const entries = [...v].map(([k, w]) => {
+      let id = ids.get(k)
+      if (id === undefined) ids.set(k, (id = ids.size))
+      return [id, w] as const
+    })
+    entries.sort((x, y) => x[0] - y[0])
+    let norm = 0
+    for (const [, w] of entries) norm += w * w
+    return {
+      keys: Int32Array.from(entries.map((e) => e[0])),
+      weights: Float64Array.from(entries.map((e) => e[1])),
+      norm,
+    }
+  })
+}
+
+function packedCosine(a: PackedVector, b: PackedVector): number {
+  if (a.norm === 0 || b.norm === 0) return 0
+  let dot = 0
+  let i = 0
+  let j = 0
+  while (i < a.keys.length && j < b.keys.length) {
+    const ka = a.keys[i]!
+    const kb = b.keys[j]!
+    if (ka === kb) dot += a.weights[i++]! * b.weights[j++]!
+    else if (ka < kb) i++
+    else j++
+  }
+  return Math.round((dot / Math.sqrt(a.norm * b.norm)) * 1e6) / 1e6
+}
+
+/**
+ * Every pair of items at least `threshold` similar, in input order (a before b). The vectors
+ * are packed once (features interned and sorted, norms precomputed), so each of the n²/2
+ * comparisons is one merge of two short sorted arrays.
+ */
 export function similarPairs(items: readonly NamedItem[], threshold = DUPLICATE_THRESHOLD): SimilarPair[] {
-  const vectors = items.map((i) => nameVector(i.name))
+  const vectors = pack(items.map((i) => nameVector(i.name)))
   const out: SimilarPair[] = []
   for (let i = 0; i < items.length; i++) {
     for (let j = i + 1; j < items.length; j++) {
-      const similarity = cosineSimilarity(vectors[i]!, vectors[j]!)
+      const similarity = packedCosine(vectors[i]!, vectors[j]!)
       if (similarity >= threshold) out.push({ a: items[i]!.id, b: items[j]!.id, similarity })
     }
   }
