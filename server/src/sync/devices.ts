@@ -85,13 +85,18 @@ export async function joinHousehold(
  * changed role: a revoked key or a removed member stops syncing at once.
  */
 export async function refreshDevice(store: Store, device: Device): Promise<Device> {
-  const key = await store.db
+  // One round trip: the key and the membership together, on the path of every push.
+  const row = await store.db
     .selectFrom('api_keys')
-    .select(['scopes', 'revoked_at'])
-    .where('id', '=', device.keyId)
+    .leftJoin('memberships', (join) =>
+      join
+        .on('memberships.user_id', '=', device.userId)
+        .on('memberships.household_id', '=', device.householdId),
+    )
+    .select(['api_keys.scopes', 'api_keys.revoked_at', 'memberships.role'])
+    .where('api_keys.id', '=', device.keyId)
     .executeTakeFirst()
-  if (!key || key.revoked_at) throw new EngineError(401, 'UNAUTHENTICATED', 'The API key has been revoked.')
-  const membership = await resolveMembership(store.db, device.userId, device.householdId)
-  if (!membership) throw notFound('Household', device.householdId)
-  return { ...device, scopes: key.scopes as Scope[], role: membership.role }
+  if (!row || row.revoked_at) throw new EngineError(401, 'UNAUTHENTICATED', 'The API key has been revoked.')
+  if (!row.role) throw notFound('Household', device.householdId)
+  return { ...device, scopes: row.scopes as Scope[], role: row.role as Role }
 }

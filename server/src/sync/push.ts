@@ -8,7 +8,7 @@ import {
   parseArgs,
   type Store,
 } from '@hearth/engine'
-import { deviceMutator, syncDb } from '@hearth/engine/sync'
+import { deviceMutator, type HouseholdDelta, readVersions, syncDb } from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
 import type { Logger } from 'pino'
 import type { Device } from './devices.ts'
@@ -17,6 +17,13 @@ import type { Device } from './devices.ts'
 export interface PushOutcome {
   lmid: number
   results: MutationResult[]
+  /**
+   * The household delta the push committed, built from the change-log rows its transaction
+   * wrote (read in that transaction, so nobody reads them back afterwards): present when the push
+   * committed in one transaction and applied at least one mutation. Its versions are contiguous,
+   * since each applied mutation took the household's clock lock until the commit.
+   */
+  committed?: HouseholdDelta
 }
 
 type Tx = Transaction<Database>
@@ -48,6 +55,7 @@ export async function pushMutations(
   const results: MutationResult[] = []
   let lmid = 0
   let next = 0
+  let committed: HouseholdDelta | undefined
   do {
     const outcome = await store.db.transaction().execute(async (tx) => {
       const db = syncDb(tx)
@@ -59,6 +67,8 @@ export async function pushMutations(
         .executeTakeFirstOrThrow()
       const started = performance.now()
       const done: MutationResult[] = []
+      let first: number | null = null
+      let version: number | null = null
       let last = record.lmid
       let i = next
       for (; i < mutations.length && i - next < maxMutations && performance.now() - started < maxMs; i++) {
@@ -67,7 +77,11 @@ export async function pushMutations(
           done.push({ id: mutation.id, status: 'skipped' })
           continue
         }
-        const result = await runOne(tx, device, mutation, logger)
+        const { result, version: at } = await runOne(tx, device, mutation, logger)
+        if (at !== null) {
+          first ??= at
+          version = at
+        }
         last = mutation.id
         done.push(result)
         if (result.status === 'rejected') {
@@ -91,13 +105,25 @@ export async function pushMutations(
           .where('client_id', '=', device.clientId)
           .execute()
       }
-      return { done, lmid: last, next: i }
+      // The whole push in this one transaction: its rows go to the devices as they are.
+      const delta =
+        next === 0 && i === mutations.length && first !== null && version !== null
+          ? {
+              since: first - 1,
+              version,
+              floor: 0,
+              lmids: new Map([[device.clientId, last]]),
+              changes: await readVersions(tx, device.householdId, first - 1, version),
+            }
+          : undefined
+      return { done, lmid: last, next: i, delta }
     })
     results.push(...outcome.done)
     lmid = outcome.lmid
     next = outcome.next
+    committed = outcome.delta
   } while (next < mutations.length)
-  return { lmid, results }
+  return { lmid, results, committed }
 }
 
 /** Runs one mutation in a savepoint, turning a refusal into a rejection rather than an abort. */
@@ -106,12 +132,12 @@ async function runOne(
   device: Device,
   mutation: SyncMutation,
   logger?: Logger,
-): Promise<MutationResult> {
+): Promise<{ result: MutationResult; version: number | null }> {
   let mutator: ReturnType<typeof deviceMutator>
   try {
     mutator = deviceMutator(mutation.name)
   } catch (error) {
-    if (error instanceof EngineError) return rejected(mutation.id, error)
+    if (error instanceof EngineError) return refused(mutation.id, error)
     throw error
   }
   const ctx: HouseholdContext = {
@@ -128,27 +154,31 @@ async function runOne(
     authorize(mutator, ctx)
     args = parseArgs(mutator.args, mutation.args)
   } catch (error) {
-    if (error instanceof EngineError) return rejected(mutation.id, error)
+    if (error instanceof EngineError) return refused(mutation.id, error)
     throw error
   }
   await sql`savepoint sync_mutation`.execute(tx)
   try {
     // Each mutation defers its checks to its own end, as if it ran in a transaction of its own...
     await sql`set constraints all deferred`.execute(tx)
-    await applyMutation(tx, mutator, args, ctx)
+    const { version } = await applyMutation(tx, mutator, args, ctx)
     // ...and runs them there, inside the savepoint, rather than at a commit that would fail the batch.
     await sql`set constraints all immediate`.execute(tx)
     await sql`release savepoint sync_mutation`.execute(tx)
-    return { id: mutation.id, status: 'applied' }
+    return { result: { id: mutation.id, status: 'applied' }, version }
   } catch (error) {
     await sql`rollback to savepoint sync_mutation`.execute(tx)
-    if (error instanceof EngineError) return rejected(mutation.id, error)
+    if (error instanceof EngineError) return refused(mutation.id, error)
     logger?.error({ err: error, mutation: mutation.name, clientId: device.clientId }, 'sync mutation failed')
-    return rejected(
+    return refused(
       mutation.id,
       new EngineError(500, 'MUTATION_FAILED', 'The server could not apply this mutation; it was skipped.'),
     )
   }
+}
+
+function refused(id: number, error: EngineError): { result: MutationResult; version: null } {
+  return { result: rejected(id, error), version: null }
 }
 
 function rejected(id: number, error: EngineError): MutationResult {

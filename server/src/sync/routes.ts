@@ -63,9 +63,10 @@ export function syncRoutes(store: Store, hub: SyncHub) {
         body.clientId,
         body.deviceName,
       )
-      const outcome = await pushMutations(store, device, body.mutations, c.var.logger)
-      hub.notify(device.householdId)
-      return c.json({ v: SYNC_PROTOCOL_VERSION, ...outcome }, 200)
+      const { lmid, results, committed } = await pushMutations(store, device, body.mutations, c.var.logger)
+      if (committed) hub.offer(device.householdId, committed)
+      else hub.notify(device.householdId)
+      return c.json({ v: SYNC_PROTOCOL_VERSION, lmid, results }, 200)
     })
     .openapi(snapshot, async (c) => {
       const query = c.req.valid('query')

@@ -97,6 +97,18 @@ export class SyncHub {
     void this.broadcast(householdId)
   }
 
+  /**
+   * Offers a delta this instance just committed (a push's own rows) to every device of the
+   * household, without reading it back. A device whose cursor is behind the delta's start reads
+   * its own delta instead (see `SyncSession.deliver`).
+   */
+  offer(householdId: string, delta: HouseholdDelta): void {
+    const members = this.members.get(householdId)
+    if (!members) return
+    this.delivered.set(householdId, Math.max(delta.version, this.delivered.get(householdId) ?? -1))
+    for (const m of members) if (m.cursor !== null) m.offer(delta)
+  }
+
   private async broadcast(householdId: string): Promise<void> {
     try {
       const members = [...(this.members.get(householdId) ?? [])].filter((m) => m.cursor !== null)

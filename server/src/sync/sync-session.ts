@@ -97,7 +97,7 @@ export class SyncSession implements HubMember, PresenceMember {
     if (delta.floor > cursor) return this.reset('LOG_WINDOW')
     // Read from before this session's start: read afresh instead.
     if (delta.since > cursor) return this.sendDelta()
-    const lmid = delta.lmids.get(device.clientId) ?? 0
+    const lmid = delta.lmids.get(device.clientId) ?? Math.max(this.sentLmid, 0)
     if (delta.version === cursor && lmid === this.sentLmid) return
     this.send({
       type: 'delta',
@@ -260,7 +260,9 @@ export class SyncSession implements HubMember, PresenceMember {
     this.device = await refreshDevice(store, this.device!)
     const outcome = await pushMutations(store, this.device, mutations, logger)
     this.send({ type: 'pushResult', lmid: outcome.lmid, results: outcome.results })
-    hub.notify(this.householdId)
+    // The rows the push wrote go straight to the household's devices; otherwise they read.
+    if (outcome.committed) hub.offer(this.householdId, outcome.committed)
+    else hub.notify(this.householdId)
   }
 
   private async sendDelta(): Promise<void> {

@@ -139,6 +139,25 @@ async function readChangePage(
   return { changes, last }
 }
 
+/** The change-log rows of versions after `from` up to `to`, in commit order, read in `tx`. */
+export async function readVersions(
+  tx: Transaction<Database>,
+  householdId: string,
+  from: number,
+  to: number,
+): Promise<RowChange[]> {
+  const rows = await tx
+    .selectFrom('change_log')
+    .select(['version', 'table_name', 'row_id', 'op', 'row'])
+    .where('household_id', '=', householdId)
+    .where('version', '>', from)
+    .where('version', '<=', to)
+    .orderBy('version')
+    .orderBy('seq')
+    .execute()
+  return rows.map((r) => ({ version: r.version, table: r.table_name, id: r.row_id, op: r.op, row: r.row }))
+}
+
 /** A delta read once for every device of a household (see `readHouseholdDelta`). */
 export interface HouseholdDelta {
   /** The changes cover versions after `since` up to `version`. */
@@ -146,7 +165,10 @@ export interface HouseholdDelta {
   version: number
   /** The highest trimmed version: a device below it must reset instead. */
   floor: number
-  /** Each asked device's lmid at `version`. */
+  /**
+   * Each asked device's lmid at `version`. A device missing here keeps the lmid it was last
+   * told: only its own pushes move it, and each of those announces itself.
+   */
   lmids: Map<string, number>
   /** Every table's changes; each device filters them by its cursor and scopes. */
   changes: RowChange[]
