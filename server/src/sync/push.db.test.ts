@@ -1,5 +1,5 @@
-import { householdVersion } from '@hearth/engine'
-import { type RowChange, readDelta, syncDb } from '@hearth/engine/sync'
+import { householdVersion, type RowChange } from '@hearth/engine'
+import { readDelta, syncDb } from '@hearth/engine/sync'
 import { newHousehold, sharedStore } from '@hearth/test/store'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
@@ -17,7 +17,7 @@ async function newDevice(): Promise<Device> {
   return {
     userId: ctx.userId,
     keyId: ulid(),
-    scopes: ctx.scopes,
+    scopes: [...ctx.scopes],
     clientId,
     householdId: ctx.householdId,
     role: 'owner',
