@@ -84,7 +84,8 @@ async function measure(name: StoreName, store: Store): Promise<void> {
   const householdId = id()
   const actor = { userId, scopes: [...SCOPES], now: new Date() }
   const ctx: HouseholdContext = { ...actor, householdId, role: 'owner' }
-  const run = async (mutator: any, args: unknown) => (await runMutation(store.db, mutator, args, ctx)).result
+  const run = async (mutator: any, args: unknown): Promise<any> =>
+    (await runMutation(store.db, mutator, args, ctx)).result
   await runMutation(store.db, operations.users.create, { id: userId, name: 'Bench owner' }, actor)
   await run(operations.households.create, { id: householdId, name: 'Suggestions bench', baseCurrency: 'EUR' })
   const group = id()

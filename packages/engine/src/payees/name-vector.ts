@@ -86,7 +86,10 @@ function pack(vectors: readonly NameVector[]): PackedVector[] {
   return vectors.map((v) => {
     const entries = [...v].map(([k, w]) => {
       let id = ids.get(k)
-      if (id === undefined) ids.set(k, (id = ids.size))
+      if (id === undefined) {
+        id = ids.size
+        ids.set(k, id)
+      }
       return [id, w] as const
     })
     entries.sort((x, y) => x[0] - y[0])
