@@ -128,8 +128,8 @@ export async function writeCells(
   changes: readonly CellChange[],
 ): Promise<void> {
   const touched = new Map<string, Set<string>>()
+  const raised: CellChange[] = []
   for (const change of changes) {
-    addCell(touched, change.month, change.categoryId)
     if (Math.abs(change.assignedCents) > MAX_ASSIGNED_CENTS) {
       throw invalid(
         'BUDGET_AMOUNT_OUT_OF_RANGE',
@@ -139,6 +139,9 @@ export async function writeCells(
     }
     const previous = await assignedOf(tx, ctx.householdId, change.month, change.categoryId)
     if (previous === change.assignedCents && !change.always) continue
+    // Less assigned may overrun the category; more may end an overrun announced before.
+    if (change.assignedCents < previous) addCell(touched, change.month, change.categoryId)
+    else if (change.assignedCents > previous) raised.push(change)
     await tx
       .insertInto('budget_cells')
       .values({
@@ -183,5 +186,18 @@ export async function writeCells(
       })
       .execute()
   }
-  await checkOverruns(tx, ctx, touched)
+  if (raised.length > 0) {
+    const announced = await tx
+      .selectFrom('budget_overruns')
+      .select(['month', 'category_id'])
+      .where('household_id', '=', ctx.householdId)
+      .where(
+        'id',
+        'in',
+        raised.map((c) => `${c.month}:${c.categoryId}`),
+      )
+      .execute()
+    for (const a of announced) addCell(touched, a.month, a.category_id)
+  }
+  await checkOverruns(tx, ctx, touched, { withAnnounced: false })
 }

@@ -141,21 +141,40 @@ export function budgetMonth(flows: BudgetFlows, month: string): MonthBudget {
     const cash = flows.cash.get(m)
     const card = flows.card.get(m)
     const payments = flows.payments.get(m)
+    const target = m === month
     const categories = new Map<string, CategoryMonth>()
     const moved = new Map<string, bigint>()
     let assignedTotal = ZERO
     let nextPenalty = ZERO
 
-    const close = (
-      c: BudgetCategory,
-      row: Omit<CategoryMonth, 'cashOverspending' | 'creditOverspending'>,
-      uncovered: bigint,
-    ) => {
-      const { cash: cashOver, credit } = splitOverspending(row.available, uncovered)
-      categories.set(c.id, { ...row, cashOverspending: cashOver, creditOverspending: credit })
-      assignedTotal += row.assigned
-      if (row.available >= ZERO) carry.set(c.id, row.available)
-      else if (c.carryOverspending) carry.set(c.id, cashOver)
+    // Rolls one category to the end of the month; the month's figures are kept only for `month`.
+    const close = (c: BudgetCategory, carriedIn: bigint, a: bigint, activity: bigint, uncovered: bigint) => {
+      const available = carriedIn + a + activity
+      assignedTotal += a
+      if (available >= ZERO) {
+        carry.set(c.id, available)
+        if (target)
+          categories.set(c.id, {
+            carriedIn,
+            assigned: a,
+            activity,
+            available,
+            cashOverspending: ZERO,
+            creditOverspending: ZERO,
+          })
+        return
+      }
+      const { cash: cashOver, credit } = splitOverspending(available, uncovered)
+      if (target)
+        categories.set(c.id, {
+          carriedIn,
+          assigned: a,
+          activity,
+          available,
+          cashOverspending: cashOver,
+          creditOverspending: credit,
+        })
+      if (c.carryOverspending) carry.set(c.id, cashOver)
       else {
         carry.set(c.id, ZERO)
         nextPenalty -= cashOver
@@ -164,9 +183,11 @@ export function budgetMonth(flows: BudgetFlows, month: string): MonthBudget {
 
     for (const c of spending) {
       const carriedIn = get(carry, c.id)
+      const cards = card?.get(c.id)
+      // Nothing happened and nothing is owed: the category carries what it had.
+      if (!target && carriedIn >= ZERO && !cards && !assigned?.has(c.id) && !cash?.has(c.id)) continue
       const a = get(assigned, c.id)
       const cashActivity = get(cash, c.id)
-      const cards = card?.get(c.id)
       let cardActivity = ZERO
       let uncovered = ZERO
       if (cards && cards.size > 0) {
@@ -175,15 +196,17 @@ export function budgetMonth(flows: BudgetFlows, month: string): MonthBudget {
         uncovered = settled.uncovered
         for (const [k, v] of settled.moved) moved.set(k, (moved.get(k) ?? ZERO) + v)
       }
-      const activity = cashActivity + cardActivity
-      close(c, { carriedIn, assigned: a, activity, available: carriedIn + a + activity }, uncovered)
+      close(c, carriedIn, a, cashActivity + cardActivity, uncovered)
     }
     for (const c of payment) {
-      const carriedIn = get(carry, c.id)
-      const a = get(assigned, c.id)
       const k = c.paymentAccountId as string
-      const activity = get(cash, c.id) + get(moved, k) + get(payments, k)
-      close(c, { carriedIn, assigned: a, activity, available: carriedIn + a + activity }, ZERO)
+      close(
+        c,
+        get(carry, c.id),
+        get(assigned, c.id),
+        get(cash, c.id) + get(moved, k) + get(payments, k),
+        ZERO,
+      )
     }
     // The loader gives every card a payment category; a read narrowed to some spending
     // categories (the overrun check) leaves them out, and then what moves to them is not needed.
@@ -192,18 +215,19 @@ export function budgetMonth(flows: BudgetFlows, month: string): MonthBudget {
     for (const c of income) {
       const activity = get(cash, c.id)
       incomeTotal += activity
-      categories.set(c.id, {
-        carriedIn: ZERO,
-        assigned: ZERO,
-        activity,
-        available: ZERO,
-        cashOverspending: ZERO,
-        creditOverspending: ZERO,
-      })
+      if (target)
+        categories.set(c.id, {
+          carriedIn: ZERO,
+          assigned: ZERO,
+          activity,
+          available: ZERO,
+          cashOverspending: ZERO,
+          creditOverspending: ZERO,
+        })
     }
     const uncategorized = flows.uncategorized.get(m) ?? ZERO
     const ready = readyCarried + incomeTotal + uncategorized - penalty - assignedTotal
-    if (m === month) {
+    if (target) {
       result = {
         month,
         categories,

@@ -17,6 +17,7 @@ export async function checkOverruns(
   tx: Tx,
   ctx: MutationContext,
   cells: ReadonlyMap<string, ReadonlySet<string>>,
+  options: { withAnnounced?: boolean } = {},
 ): Promise<void> {
   for (const [month, categoryIds] of [...cells].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const announced = await tx
@@ -25,7 +26,9 @@ export async function checkOverruns(
       .where('household_id', '=', ctx.householdId)
       .where('month', '=', month)
       .execute()
-    const ids = [...new Set([...categoryIds, ...announced.map((a) => a.category_id)])].sort()
+    // A transaction write may have moved a row out of an announced category: look at those too.
+    const recovering = options.withAnnounced === false ? [] : announced.map((a) => a.category_id)
+    const ids = [...new Set([...categoryIds, ...recovering])].sort()
     if (ids.length === 0) continue
     const loaded = await loadBudget(tx, ctx.householdId, month, ids)
     const budget = budgetMonth(loaded.flows, month)

@@ -22,6 +22,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (household_id, id)
     )`.execute(db)
   await sql`create index budget_activity_month_idx on budget_activity (household_id, month)`.execute(db)
+  // The overrun check reads a few categories' sums.
+  await sql`create index budget_activity_category_idx on budget_activity (household_id, category_id, month)`.execute(
+    db,
+  )
 
   await sql`
     create function hearth_budget_activity_add(h text, d date, acc text, cat text, cents bigint)
