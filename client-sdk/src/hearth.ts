@@ -157,6 +157,11 @@ export interface HearthStats {
    * live queries that read a table it touched.
    */
   readonly liveQueryRuns: number
+  /**
+   * How many times a rebase replayed a pending mutation on top of the server's rows. The echo of
+   * this device's own mutations, matching what they wrote here, replays nothing.
+   */
+  readonly replays: number
 }
 
 /** Opens a replica with the given platform pieces; `createHearth` picks them for you. */
@@ -307,6 +312,9 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     stats: {
       get liveQueryRuns() {
         return stats.liveQueryRuns
+      },
+      get replays() {
+        return replica.replays
       },
     },
     async close() {

@@ -77,6 +77,8 @@ export class Replica {
   identity: ReplicaIdentity
   /** How many mutations are pending now. */
   pendingCount = 0
+  /** How many times a rebase replayed a pending mutation, since this replica opened. */
+  replays = 0
   /** Whether `mutate` and `rebase` should say which tables they changed (someone watches). */
   trackTables = false
   private nextId = 1
@@ -241,6 +243,28 @@ export class Replica {
           }
           return { confirmed: [], pending: pending.length, tables: new Set(['household_clock']) }
         }
+        if (
+          incoming.kind === 'delta' &&
+          pending.some((p) => p.mutation_id > lmid) &&
+          (await echoesMatch(tx, this.writer, householdId, incoming.changes, lmid))
+        ) {
+          // The delta holds exactly what the confirmed mutations wrote here, and no row a
+          // still-pending one wrote: the replica already is the server's state plus the pending
+          // mutations, so they stay applied as they are, without an undo and a replay.
+          await db.deleteFrom('device_undo').where('mutation_id', '<=', lmid).execute()
+          await db.deleteFrom('device_pending').where('mutation_id', '<=', lmid).execute()
+          await db
+            .updateTable('device_state')
+            .set({ version: incoming.version, lmid })
+            .where('household_id', '=', householdId)
+            .execute()
+          const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
+          return {
+            confirmed,
+            pending: pending.length - confirmed.length,
+            tables: this.trackTables ? new Set(['household_clock']) : null,
+          }
+        }
         const tables: Set<string> | null =
           incoming.kind === 'snapshot' || !this.trackTables
             ? null
@@ -390,6 +414,7 @@ export class Replica {
 
   /** Replays a pending mutation in a savepoint; a refusal leaves it without local effect. */
   private async replay(tx: Transaction<Database>, m: PendingMutation) {
+    this.replays++
     await sql`savepoint hearth_replay`.execute(tx)
     try {
       await this.applyOne(tx, m)
@@ -423,6 +448,60 @@ export class Replica {
     ])
     this.queueRecords = rest.length
   }
+}
+
+/**
+ * Whether a delta is only the echo of this device's confirmed mutations (id <= lmid), exactly as
+ * they were applied here: every row they wrote is in the delta, every row of the delta equals
+ * the replica's row now (or is gone on both sides), and no still-pending mutation wrote one of
+ * those rows. Then the server's state at the delta's version is the replica's state under the
+ * pending mutations, and replaying them would write what they already wrote.
+ */
+async function echoesMatch(
+  tx: Transaction<Database>,
+  writer: RowWriter,
+  householdId: string,
+  changes: readonly RowChangeInput[],
+  lmid: number,
+): Promise<boolean> {
+  if (changes.length === 0) return false
+  const finals = new Map<string, RowChangeInput>()
+  for (const c of changes) finals.set(`${c.table}\u0000${c.id}`, c)
+  const undo = await syncDb(tx)
+    .selectFrom('device_undo')
+    .select(['mutation_id', 'table_name', 'row_id'])
+    .execute()
+  for (const u of undo) {
+    const inDelta = finals.has(`${u.table_name}\u0000${u.row_id}`)
+    if (u.mutation_id <= lmid ? !inDelta : inDelta) return false
+  }
+  const byTable = new Map<string, RowChangeInput[]>()
+  for (const c of finals.values()) byTable.set(c.table, [...(byTable.get(c.table) ?? []), c])
+  for (const [table, rows] of byTable) {
+    const key = await writer.key(tx, table)
+    const column = sql.ref(`t.${key.at(-1)}`)
+    const { rows: local } = await sql<{ k: string; row: Record<string, unknown> }>`
+      select ${column}::text as k, to_jsonb(t) as row from ${sql.table(table)} t
+      where ${column}::text in (${sql.join(rows.map((r) => r.id))})
+        and ${sql.ref(`t.${key.length === 1 ? key[0] : 'household_id'}`)} = ${householdId}`.execute(tx)
+    const here = new Map(local.map((r) => [r.k, r.row]))
+    for (const c of rows) {
+      const mine = here.get(c.id)
+      if (c.op === 'delete' ? mine !== undefined : !sameJson(mine, c.row)) return false
+    }
+  }
+  return true
+}
+
+/** Deep equality of two JSON values, ignoring key order. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  const ka = Object.keys(a)
+  const kb = Object.keys(b)
+  if (ka.length !== kb.length) return false
+  return ka.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
 }
 
 /** The tables pending mutations (or one of them) wrote, from the undo images the trigger recorded. */

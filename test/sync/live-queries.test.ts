@@ -1,7 +1,7 @@
 import { ulid } from 'ulidx'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useTestServer } from '../src/index.ts'
-import { closeDevices, eventually, newDevice } from './devices.ts'
+import { closeDevices, eventually, expectConverged, newDevice } from './devices.ts'
 
 const server = useTestServer()
 
@@ -64,5 +64,20 @@ describe('live queries', () => {
     b.sync.connect()
     await b.sync.whenSynced()
     await eventually(() => expect(seen.at(-1)).toBe(1))
+  })
+})
+
+describe('the echo of a burst of local mutations', () => {
+  it('confirms them without undoing and replaying those still pending', async () => {
+    const owner = await server.newOwner()
+    const a = await newDevice(server, owner)
+    await a.sync.whenSynced()
+    const names = Array.from({ length: 30 }, (_, i) => `Burst ${i}`)
+    // Made without waiting, so echoes arrive while later ones are still pending.
+    await Promise.all(names.map((name) => a.mutate.tags.create({ name })))
+    await a.sync.whenSynced()
+    expect((await a.query.tags.list()).map((t) => t.name).sort()).toEqual([...names].sort())
+    expect(a.stats.replays).toBe(0)
+    await expectConverged(server, owner.householdId, [a])
   })
 })

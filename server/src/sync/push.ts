@@ -145,7 +145,7 @@ async function runOne(
     scopes: device.scopes,
     householdId: device.householdId,
     role: device.role,
-    now: new Date(),
+    now: mutationTime(mutation.clientTime),
     clientId: device.clientId,
     mutationId: mutation.id,
   }
@@ -175,6 +175,20 @@ async function runOne(
       new EngineError(500, 'MUTATION_FAILED', 'The server could not apply this mutation; it was skipped.'),
     )
   }
+}
+
+/** How far back a device's clock may date its mutation: about a push's round trip, with room. */
+const CLIENT_TIME_WINDOW_MS = 60_000
+
+/**
+ * The time a pushed mutation runs at: the device's own (`clientTime`, the time its replica ran it
+ * with) when that lies within the last minute by the server's clock, so the rows it writes equal
+ * the device's and its echo needs no replay there; the server's otherwise (a queue that waited
+ * offline, a clock that is off).
+ */
+export function mutationTime(clientTime: string | undefined, now = new Date()): Date {
+  const at = clientTime ? Date.parse(clientTime) : Number.NaN
+  return at <= now.getTime() && at >= now.getTime() - CLIENT_TIME_WINDOW_MS ? new Date(at) : now
 }
 
 function refused(id: number, error: EngineError): { result: MutationResult; version: null } {

@@ -149,6 +149,11 @@ export class RowWriter {
     await tx.executeQuery(CompiledQuery.raw(statement, parameters))
   }
 
+  /** A table's primary-key columns: `[household_id, <row key>]`, or `[id]` for households. */
+  async key(tx: Transaction<Database>, table: string): Promise<string[]> {
+    return (await this.shape(tx, table)).key
+  }
+
   private shape(tx: Transaction<Database>, table: string): Promise<TableShape> {
     let shape = this.shapes.get(table)
     if (!shape) {
