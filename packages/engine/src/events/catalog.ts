@@ -4,6 +4,7 @@ import type { Account } from '../ledger/accounts/model.ts'
 import type { ExchangeRate } from '../ledger/exchange-rates/model.ts'
 import type { AccountType } from '../ledger/tables.ts'
 import type { Transaction } from '../ledger/transactions/model.ts'
+import type { Rule } from '../rules/model.ts'
 
 /**
  * A resource carried whole in an event, exactly as the REST API returns it. Its full schema is
@@ -36,6 +37,7 @@ const PayeeResource = resource<Payee>('Payee', 'id')
 const TagResource = resource<Tag>('Tag', 'id')
 const FlagResource = resource<Flag>('Flag', 'id')
 const ExchangeRateResource = resource<ExchangeRate>('ExchangeRate', 'fromCurrency')
+const RuleResource = resource<Rule>('Rule', 'id')
 
 /**
  * Every event the engine emits, by type, with the schema of its `data`. Types are `noun.verb`,
@@ -111,6 +113,16 @@ export const EVENT_SCHEMAS = {
   'flag.created': z.object({ flag: FlagResource }),
   'flag.updated': z.object({ flag: FlagResource, changes: Changes }),
   'flag.deleted': z.object({ id: Id }),
+
+  'rule.created': z.object({ rule: RuleResource }),
+  'rule.updated': z.object({ rule: RuleResource, changes: Changes }),
+  'rule.deleted': z.object({ id: Id }),
+  'rule.applied': z.object({
+    ruleId: Id.nullable(),
+    changedCount: z.number().int(),
+    transactionIds: z.array(Id),
+    truncated: z.boolean(),
+  }),
 
   'budget.overrun': z.object({
     householdId: Id,

@@ -55,7 +55,9 @@ export const createRule = defineMutator({
       })
       .returningAll()
       .executeTakeFirstOrThrow()
-    return toRule(row)
+    const rule = toRule(row)
+    ctx.emit('rule.created', { rule })
+    return rule
   },
 })
 
@@ -83,7 +85,9 @@ export const updateRule = defineMutator({
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow()
-    return toRule(row)
+    const rule = toRule(row)
+    ctx.emit('rule.updated', { rule, changes: Object.keys(patch) })
+    return rule
   },
 })
 
@@ -101,6 +105,7 @@ export const deleteRule = defineMutator({
       .where('household_id', '=', ctx.householdId)
       .where('id', '=', args.id)
       .execute()
+    ctx.emit('rule.deleted', { id: args.id })
     return { id: args.id }
   },
 })
@@ -119,7 +124,9 @@ export const applyRule = defineMutator({
     const rules = await compileRules(tx, ctx.householdId, [rule])
     const { examined, plans } = await planRun(tx, ctx.householdId, rules)
     await writeRun(tx, ctx.householdId, plans, 'manual', ctx.now)
-    return runResult(examined, plans)
+    const result = runResult(examined, plans)
+    if (result.changedCount > 0) ctx.emit('rule.applied', appliedEvent(rule.id, result))
+    return result
   },
 })
 
@@ -141,6 +148,18 @@ export const applyAllRules = defineMutator({
     )
     const { examined, plans } = await planRun(tx, ctx.householdId, rules)
     await writeRun(tx, ctx.householdId, plans, 'manual', ctx.now)
-    return runResult(examined, plans)
+    const result = runResult(examined, plans)
+    if (result.changedCount > 0) ctx.emit('rule.applied', appliedEvent(null, result))
+    return result
   },
 })
+
+/** One event per back-fill, naming at most the rows the result lists. */
+function appliedEvent(ruleId: string | null, result: RuleRunResult) {
+  return {
+    ruleId,
+    changedCount: result.changedCount,
+    transactionIds: result.items.map((i) => i.transactionId),
+    truncated: result.truncated,
+  }
+}

@@ -11,6 +11,7 @@ import {
   newPayee,
   newTag,
   newTransaction,
+  outboxEvents,
 } from '../ledger/test-fixture.ts'
 
 const rules = operations.rules
@@ -62,6 +63,15 @@ describe('rules CRUD', () => {
     expect((await h.read(rules.list, {})).items.map((r) => r.name)).toEqual(['Early', 'A'])
     expect((await refusal(h.read(rules.get, { id: b.id }))).status).toBe(404)
     expect((await refusal(h.run(rules.update, { id: b.id, enabled: true }))).status).toBe(404)
+    const events = (await outboxEvents(h)).filter((e) => e.type.startsWith('rule.'))
+    expect(events.map((e) => e.type)).toEqual([
+      'rule.created',
+      'rule.created',
+      'rule.created',
+      'rule.updated',
+      'rule.deleted',
+    ])
+    expect(events[3]!.data).toMatchObject({ changes: ['name', 'enabled', 'priority'] })
   })
 
   it('refuses an action naming a category, payee, tag or flag the household does not have, by path', async () => {
@@ -277,6 +287,15 @@ describe('apply, preview and apply-all', () => {
     expect(records.items.map((r) => r.trigger)).toEqual(['manual', 'manual'])
     // Applying again finds nothing left to change.
     expect(await h.read(rules.preview, { id: rule.id })).toMatchObject({ changedCount: 0, items: [] })
+    const appliedEvents = (await outboxEvents(h)).filter((e) => e.type === 'rule.applied')
+    expect(appliedEvents.map((e) => e.data)).toEqual([
+      {
+        ruleId: rule.id,
+        changedCount: 2,
+        transactionIds: [rows[0]!.id, rows[1]!.id].sort(),
+        truncated: false,
+      },
+    ])
     await expectBalancesExact(h)
   })
 
