@@ -135,5 +135,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     group by 1, 2, 3, 4, 5
     having sum(amount) <> 0`.execute(db)
 
+  // 0007's covering index for summing the ledger is not read any more; it only slowed writes.
+  await sql`drop index if exists transactions_budget_idx`.execute(db)
+
   await logChanges(db, 'budget_activity')
 }
