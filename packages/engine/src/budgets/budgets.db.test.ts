@@ -201,6 +201,22 @@ describe('assign, move, copy, reset and history', () => {
     expect((await h.month('2024-04')).assignedCents).toBe('0')
   })
 
+  it('refuses a history id already used, and changes nothing', async () => {
+    const h = await budgetHousehold()
+    const food = await h.category(await h.group('Everyday'), 'Food')
+    const historyId = ulid()
+    await h.run(operations.budgets.assign, {
+      month: '2024-02',
+      categoryId: food,
+      assignedCents: 100,
+      historyId,
+    })
+    await expect(
+      h.run(operations.budgets.assign, { month: '2024-02', categoryId: food, assignedCents: 200, historyId }),
+    ).rejects.toMatchObject({ status: 409, code: 'ID_ALREADY_EXISTS' })
+    expect(h.cell(await h.month('2024-02'), food).assigned).toBe(100)
+  })
+
   it('refuses income categories and unknown ones', async () => {
     const h = await budgetHousehold()
     const salary = await h.category(await h.group('Income', true), 'Salary')

@@ -159,17 +159,7 @@ export async function writeCells(
           .doUpdateSet({ assigned_cents: change.assignedCents, updated_at: ctx.now }),
       )
       .execute()
-    const taken = await tx
-      .selectFrom('budget_history')
-      .select('id')
-      .where('household_id', '=', ctx.householdId)
-      .where('id', '=', change.historyId)
-      .executeTakeFirst()
-    if (taken)
-      throw conflict('ID_ALREADY_EXISTS', `The id ${change.historyId} is already in use.`, {
-        id: change.historyId,
-      })
-    await tx
+    const written = await tx
       .insertInto('budget_history')
       .values({
         household_id: ctx.householdId,
@@ -184,7 +174,14 @@ export async function writeCells(
         user_id: ctx.userId || null,
         created_at: ctx.now,
       })
-      .execute()
+      .onConflict((oc) => oc.columns(['household_id', 'id']).doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    // The whole change rolls back with the refusal.
+    if (!written)
+      throw conflict('ID_ALREADY_EXISTS', `The id ${change.historyId} is already in use.`, {
+        id: change.historyId,
+      })
   }
   if (raised.length > 0) {
     const announced = await tx

@@ -124,15 +124,19 @@ export async function loadBudget(
     ? sql`and p.category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})`
     : sql``
 
+  // A narrowed read (the overrun check) needs neither the groups nor the cards' payment categories.
+  const none = { rows: [] }
   const [groups, categoryRows, cards, activity, cells] = await Promise.all([
-    sql<{
-      id: string
-      name: string
-      position: number
-      hidden: boolean
-      is_income: boolean
-      deleted: boolean
-    }>`select id, name, position, hidden, is_income, deleted_at is not null as deleted
+    only
+      ? none
+      : sql<{
+          id: string
+          name: string
+          position: number
+          hidden: boolean
+          is_income: boolean
+          deleted: boolean
+        }>`select id, name, position, hidden, is_income, deleted_at is not null as deleted
        from category_groups where household_id = ${householdId}
        order by position, id`.execute(db),
     sql<{
@@ -151,7 +155,9 @@ export async function loadBudget(
        from categories c join category_groups g on g.household_id = c.household_id and g.id = c.group_id
        where c.household_id = ${householdId}
        order by c.position, c.id`.execute(db),
-    sql<{ id: string; name: string; position: number }>`
+    only
+      ? none
+      : sql<{ id: string; name: string; position: number }>`
        select id, name, position from accounts
        where household_id = ${householdId} and type = 'credit' and currency = ${baseCurrency} and deleted_at is null
        order by position, id`.execute(db),

@@ -49,7 +49,7 @@ export const assignBudget = defineMutator({
       await sql`update categories set carry_overspending = ${args.carryOverspending}, updated_at = ${ctx.now}
         where household_id = ${ctx.householdId} and id = ${args.categoryId}`.execute(tx)
     }
-    const cents = await assignedOf(tx, ctx.householdId, args.month, args.categoryId)
+    const cents = args.assignedCents ?? (await assignedOf(tx, ctx.householdId, args.month, args.categoryId))
     return cellOf(args.month, args.categoryId, cents)
   },
 })
