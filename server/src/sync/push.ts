@@ -56,8 +56,8 @@ export async function pushMutations(
   let lmid = 0
   let next = 0
   let committed: HouseholdDelta | undefined
-  do {
-    const outcome = await store.db.transaction().execute(async (tx) => {
+  const batch = (optimistic: boolean) =>
+    store.db.transaction().execute(async (tx) => {
       const db = syncDb(tx)
       const record = await db
         .selectFrom('sync_clients')
@@ -66,6 +66,7 @@ export async function pushMutations(
         .forUpdate()
         .executeTakeFirstOrThrow()
       const started = performance.now()
+      if (optimistic) await sql`set constraints all deferred`.execute(tx)
       const done: MutationResult[] = []
       let first: number | null = null
       let version: number | null = null
@@ -77,7 +78,7 @@ export async function pushMutations(
           done.push({ id: mutation.id, status: 'skipped' })
           continue
         }
-        const { result, version: at } = await runOne(tx, device, mutation, logger)
+        const { result, version: at } = await runOne(tx, device, mutation, logger, optimistic)
         if (at !== null) {
           first ??= at
           version = at
@@ -98,6 +99,7 @@ export async function pushMutations(
             .execute()
         }
       }
+      if (optimistic) await sql`set constraints all immediate`.execute(tx)
       if (last !== record.lmid) {
         await db
           .updateTable('sync_clients')
@@ -118,6 +120,13 @@ export async function pushMutations(
           : undefined
       return { done, lmid: last, next: i, delta }
     })
+  do {
+    // Most batches apply every mutation: run them without a savepoint each, and only when one
+    // fails (an error, or a deferred check at the end) run the batch again the careful way.
+    const outcome = await batch(true).catch((error) => {
+      if (error instanceof OptimisticMiss) return batch(false)
+      throw error
+    })
     results.push(...outcome.done)
     lmid = outcome.lmid
     next = outcome.next
@@ -126,12 +135,19 @@ export async function pushMutations(
   return { lmid, results, committed }
 }
 
-/** Runs one mutation in a savepoint, turning a refusal into a rejection rather than an abort. */
+/** A mutation of an optimistic batch failed: the batch rolls back and runs with savepoints. */
+class OptimisticMiss extends Error {}
+
+/**
+ * Runs one mutation in a savepoint, turning a refusal into a rejection rather than an abort.
+ * Optimistic: without the savepoint, and any failure of the run throws `OptimisticMiss`.
+ */
 async function runOne(
   tx: Tx,
   device: Device,
   mutation: SyncMutation,
-  logger?: Logger,
+  logger: Logger | undefined,
+  optimistic: boolean,
 ): Promise<{ result: MutationResult; version: number | null }> {
   let mutator: ReturnType<typeof deviceMutator>
   try {
@@ -156,6 +172,17 @@ async function runOne(
   } catch (error) {
     if (error instanceof EngineError) return refused(mutation.id, error)
     throw error
+  }
+  if (optimistic) {
+    try {
+      const { version } = await applyMutation(tx, mutator, args, ctx)
+      // Its deferred checks run at its own end, as REST's would at its commit; then defer again.
+      await sql`set constraints all immediate`.execute(tx)
+      await sql`set constraints all deferred`.execute(tx)
+      return { result: { id: mutation.id, status: 'applied' }, version }
+    } catch {
+      throw new OptimisticMiss()
+    }
   }
   await sql`savepoint sync_mutation`.execute(tx)
   try {
