@@ -49,7 +49,13 @@ export interface ReplicaIdentity {
 /** What the server sent, ready to apply: a delta, or a snapshot that replaces every row. */
 export type Incoming =
   | { kind: 'delta'; changes: RowChangeInput[]; version: number; lmid: number }
-  | { kind: 'snapshot'; tables: TableRows[]; version: number; lmid: number }
+  | {
+      kind: 'snapshot'
+      /** The pages, as they arrive: a rebase applies each while the next is on its way. */
+      tables: Iterable<TableRows> | AsyncIterable<TableRows>
+      version: number
+      lmid: number
+    }
 
 /** What a rebase did. */
 export interface RebaseOutcome {
@@ -66,6 +72,9 @@ export interface RebaseOutcome {
  * ones: while some are pending (the rewrite copies them), and when none are (it writes a header).
  * Rewriting costs two fsyncs, so an online device does it now and then, not after every echo.
  */
+/** A snapshot page this large drops its table's secondary indexes until the load is done. */
+const BULK_PAGE_ROWS = 1000
+
 const COMPACT_AFTER = 2000
 const COMPACT_IDLE_AFTER = 200
 
@@ -293,7 +302,18 @@ export class Replica {
         }
         if (incoming.kind === 'snapshot') {
           await clearHousehold(tx, householdId)
-          for (const page of incoming.tables) await this.writer.load(tx, page.table, page.rows)
+          // Pages apply as they arrive. A large table (a full page) loads without its secondary
+          // indexes, which are built once afterwards.
+          const rebuild: string[] = []
+          const bulk = new Set<string>()
+          for await (const page of incoming.tables) {
+            if (page.rows.length >= BULK_PAGE_ROWS && !bulk.has(page.table)) {
+              bulk.add(page.table)
+              rebuild.push(...(await this.writer.dropIndexes(tx, page.table)))
+            }
+            await this.writer.load(tx, page.table, page.rows)
+          }
+          for (const statement of rebuild) await sql`${sql.raw(statement)}`.execute(tx)
         } else {
           await this.writer.apply(
             tx,

@@ -110,7 +110,8 @@ export class SyncConnection {
   private deltaPages: RowChangeInput[] = []
   /** Where the deltas received so far lead; applied together by one rebase. */
   private deltaTarget: { version: number; lmid: number } | null = null
-  private snapshotPages: TableRows[] = []
+  /** The snapshot arriving now, applied page by page by a rebase that runs meanwhile. */
+  private snapshot: { pages: PageStream; applied: Promise<unknown> } | null = null
   private resetReason: string | null = null
   private attempts = 0
   private timer: ReturnType<typeof setTimeout> | null = null
@@ -227,7 +228,9 @@ export class SyncConnection {
       this.caughtUp = false
       this.deltaPages = []
       this.deltaTarget = null
-      this.snapshotPages = []
+      // A snapshot cut short is rolled back: its rebase runs in one transaction.
+      this.snapshot?.pages.fail(new Error('The connection closed during a snapshot.'))
+      this.snapshot = null
       this.presence.disconnected()
       this.emitStatus()
       if (this.wanted) this.scheduleReconnect()
@@ -306,10 +309,12 @@ export class SyncConnection {
     switch (message.type) {
       case 'welcome':
         return this.welcome(message)
-      case 'snapshot':
-        this.snapshotPages.push(...message.tables)
-        if (!message.more) await this.applySnapshot(message.version, message.lmid)
+      case 'snapshot': {
+        const snapshot = this.snapshot ?? this.startSnapshot(message.version, message.lmid)
+        for (const page of message.tables) snapshot.pages.push(page)
+        if (!message.more) await this.finishSnapshot(snapshot)
         return
+      }
       case 'delta':
         this.deltaPages.push(...message.changes)
         if (!message.more) {
@@ -371,13 +376,22 @@ export class SyncConnection {
     }
   }
 
-  private async applySnapshot(version: number, lmid: number): Promise<void> {
-    const tables = this.snapshotPages
-    this.snapshotPages = []
+  /** Starts the rebase that applies a snapshot's pages as they arrive. */
+  private startSnapshot(version: number, lmid: number) {
     // Older deltas still waiting are superseded: the snapshot holds everything up to its version.
     this.deltaPages = []
     this.deltaTarget = null
-    await this.rebase({ kind: 'snapshot', tables, version, lmid })
+    const pages = new PageStream()
+    const applied = this.rebase({ kind: 'snapshot', tables: pages, version, lmid })
+    applied.catch(() => {})
+    this.snapshot = { pages, applied }
+    return this.snapshot
+  }
+
+  private async finishSnapshot(snapshot: { pages: PageStream; applied: Promise<unknown> }): Promise<void> {
+    snapshot.pages.end()
+    this.snapshot = null
+    await snapshot.applied
     if (this.resetReason) this.events.emit('reset', { reason: this.resetReason })
     this.resetReason = null
     this.events.emit('change', { source: 'sync', tables: null })
@@ -421,6 +435,49 @@ export class SyncConnection {
   private emitStatus(): void {
     if (this.status.state === 'online') this.lastSyncedAt = new Date()
     this.events.emit('status', this.status)
+  }
+}
+
+/** Snapshot pages handed from the socket to a running rebase, in order. */
+class PageStream implements AsyncIterable<TableRows> {
+  private readonly pages: TableRows[] = []
+  private done = false
+  private failure: Error | null = null
+  private wake: (() => void) | null = null
+
+  push(page: TableRows): void {
+    this.pages.push(page)
+    this.notify()
+  }
+
+  end(): void {
+    this.done = true
+    this.notify()
+  }
+
+  fail(error: Error): void {
+    this.failure = error
+    this.notify()
+  }
+
+  private notify(): void {
+    this.wake?.()
+    this.wake = null
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<TableRows> {
+    while (true) {
+      if (this.failure) throw this.failure
+      const page = this.pages.shift()
+      if (page) {
+        yield page
+        continue
+      }
+      if (this.done) return
+      await new Promise<void>((resolve) => {
+        this.wake = resolve
+      })
+    }
   }
 }
 

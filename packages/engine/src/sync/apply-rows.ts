@@ -149,6 +149,21 @@ export class RowWriter {
     await tx.executeQuery(CompiledQuery.raw(statement, parameters))
   }
 
+  /**
+   * Drops a table's indexes that back no constraint (a primary key or unique constraint stays,
+   * for the upserts) and answers the statements that build them again: a bulk load then writes
+   * only the table, and each index is built once, sorted, instead of updated row by row.
+   */
+  async dropIndexes(tx: Transaction<Database>, table: string): Promise<string[]> {
+    const { rows } = await sql<{ name: string; def: string }>`
+      select i.indexrelid::regclass::text as name, pg_get_indexdef(i.indexrelid) as def
+      from pg_index i
+      where i.indrelid = ${table}::regclass
+        and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`.execute(tx)
+    for (const { name } of rows) await sql`drop index ${sql.raw(name)}`.execute(tx)
+    return rows.map((r) => r.def)
+  }
+
   /** A table's primary-key columns: `[household_id, <row key>]`, or `[id]` for households. */
   async key(tx: Transaction<Database>, table: string): Promise<string[]> {
     return (await this.shape(tx, table)).key
