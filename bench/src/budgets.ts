@@ -144,6 +144,20 @@ async function measure(name: string, store: Store, ctx: HouseholdContext): Promi
   const { db } = store
   const h = ctx.householdId
   const snapshotTarget = name === 'postgres' ? TARGETS.postgres : TARGETS.pglite
+  const categories = (
+    await sql<{
+      id: string
+    }>`select c.id from categories c join category_groups g on g.household_id = c.household_id
+      and g.id = c.group_id where c.household_id = ${h} and not g.is_income order by c.id`.execute(db)
+  ).rows.map((r) => r.id)
+  const account = (
+    await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('household_id', '=', h)
+      .where('name', '=', 'Checking')
+      .executeTakeFirstOrThrow()
+  ).id
   const category = (
     await db
       .selectFrom('categories')
@@ -202,7 +216,44 @@ async function measure(name: string, store: Store, ctx: HouseholdContext): Promi
       ),
       targetMs: name === 'pglite' ? TARGETS.assign : undefined,
     },
+    {
+      store: name,
+      measure: 'bulk create, 500 categorized rows over 12 months (kept sums, overrun check)',
+      engine: await time(
+        () =>
+          runMutation(
+            db,
+            operations.transactions.bulkCreate,
+            { transactions: rows(account, categories) },
+            ctx,
+          ),
+        { runs: 10, warmup: 1 },
+      ),
+      baseline: await time(
+        () =>
+          db.transaction().execute(async (tx) => {
+            await sql`set local session_replication_role = replica`.execute(tx)
+            for (const r of rows(account, categories))
+              await sql`insert into transactions (household_id, id, account_id, date, amount_cents, category_id, status, source)
+                values (${h}, ${r.id}, ${r.accountId}, ${r.date}, ${r.amountCents}, ${r.categoryId}, 'pending', 'manual')`.execute(
+                tx,
+              )
+          }),
+        { runs: 10, warmup: 1 },
+      ),
+    },
   ]
+}
+
+/** 500 new rows on one account, spread over the last 12 months and over the categories. */
+function rows(accountId: string, categories: readonly string[]) {
+  return Array.from({ length: 500 }, (_, i) => ({
+    id: ulid(),
+    accountId,
+    date: `${2025 + (i % 12 > 10 ? 1 : 0)}-${String((i % 12) + 1).padStart(2, '0')}-15`,
+    amountCents: -(100 + ((i * 37) % 5000)),
+    categoryId: categories[(i * 7) % categories.length]!,
+  }))
 }
 
 await main()

@@ -19,36 +19,41 @@ export async function checkOverruns(
   cells: ReadonlyMap<string, ReadonlySet<string>>,
   options: { withAnnounced?: boolean } = {},
 ): Promise<void> {
-  for (const [month, categoryIds] of [...cells].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const announced = await tx
-      .selectFrom('budget_overruns')
-      .select('category_id')
-      .where('household_id', '=', ctx.householdId)
-      .where('month', '=', month)
-      .execute()
-    // A transaction write may have moved a row out of an announced category: look at those too.
-    const recovering = options.withAnnounced === false ? [] : announced.map((a) => a.category_id)
-    const ids = [...new Set([...categoryIds, ...recovering])].sort()
-    if (ids.length === 0) continue
-    const loaded = await loadBudget(tx, ctx.householdId, month, ids)
+  const months = [...cells.keys()].sort()
+  if (months.length === 0) return
+  const announced = await tx
+    .selectFrom('budget_overruns')
+    .select(['month', 'category_id'])
+    .where('household_id', '=', ctx.householdId)
+    .where('month', 'in', months)
+    .execute()
+  const known = new Set(announced.map((a) => `${a.month}:${a.category_id}`))
+  const wanted = new Map(months.map((m) => [m, new Set(cells.get(m))]))
+  // A transaction write may have moved a row out of an announced category: look at those too.
+  if (options.withAnnounced !== false) for (const a of announced) wanted.get(a.month)?.add(a.category_id)
+  const ids = [...new Set([...wanted.values()].flatMap((set) => [...set]))].sort()
+  if (ids.length === 0) return
+  // One read up to the last month serves every month before it.
+  const loaded = await loadBudget(tx, ctx.householdId, months.at(-1)!, ids)
+  const spending = new Set(loaded.flows.categories.filter((c) => c.kind === 'spending').map((c) => c.id))
+  for (const month of months) {
     const budget = budgetMonth(loaded.flows, month)
-    const known = new Set(announced.map((a) => a.category_id))
-    for (const category of loaded.flows.categories) {
-      if (category.kind !== 'spending') continue
-      const available = budget.categories.get(category.id)?.available ?? 0n
-      const id = `${month}:${category.id}`
-      if (available < 0n && !known.has(category.id)) {
+    for (const categoryId of [...(wanted.get(month) ?? [])].sort()) {
+      if (!spending.has(categoryId)) continue
+      const available = budget.categories.get(categoryId)?.available ?? 0n
+      const id = `${month}:${categoryId}`
+      if (available < 0n && !known.has(id)) {
         await tx
           .insertInto('budget_overruns')
-          .values({ household_id: ctx.householdId, id, month, category_id: category.id, created_at: ctx.now })
+          .values({ household_id: ctx.householdId, id, month, category_id: categoryId, created_at: ctx.now })
           .execute()
         ctx.emit('budget.overrun', {
           householdId: ctx.householdId,
           month,
-          categoryId: category.id,
+          categoryId,
           availableCents: String(available),
         })
-      } else if (available >= 0n && known.has(category.id)) {
+      } else if (available >= 0n && known.has(id)) {
         await tx
           .deleteFrom('budget_overruns')
           .where('household_id', '=', ctx.householdId)

@@ -27,95 +27,83 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     db,
   )
 
-  await sql`
-    create function hearth_budget_activity_add(h text, d date, acc text, cat text, cents bigint)
-    returns void language plpgsql as $$
-    declare
-      m text := to_char(d, 'YYYY-MM');
-    begin
-      if cents = 0 then
-        return;
-      end if;
+  // A statement's rows change the sums once per (month, account, category): bulk writes stay cheap.
+  const contributions = (rows: string, sign: string) => `
+      select t.household_id, to_char(t.date, 'YYYY-MM') as month, t.account_id, t.category_id,
+             ${sign} * t.amount_cents as amount
+      from ${rows} t
+      where t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null
+      union all
+      select t.household_id, to_char(t.date, 'YYYY-MM'), t.account_id, x.category_id, ${sign} * x.amount
+      from ${rows} t
+      join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
+      cross join lateral (values (s.category_id, s.amount_cents), (null, -s.amount_cents)) as x(category_id, amount)
+      where t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null`
+  const splitContributions = (rows: string, sign: string) => `
+      select t.household_id, to_char(t.date, 'YYYY-MM') as month, t.account_id, x.category_id, ${sign} * x.amount as amount
+      from ${rows} s
+      join transactions t on t.household_id = s.household_id and t.id = s.transaction_id
+      cross join lateral (values (s.category_id, s.amount_cents), (null, -s.amount_cents)) as x(category_id, amount)
+      where t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null`
+  const addUp = (changes: string) => `
       insert into budget_activity (household_id, id, month, account_id, category_id, amount_cents)
-      values (h, m || ':' || acc || ':' || coalesce(cat, ''), m, acc, cat, cents)
-      on conflict (household_id, id) do update set amount_cents = budget_activity.amount_cents + excluded.amount_cents;
-    end;
-    $$`.execute(db)
+      select household_id, month || ':' || account_id || ':' || coalesce(category_id, ''), month, account_id,
+             category_id, sum(amount)
+      from (${changes}) c
+      group by household_id, month, account_id, category_id
+      having sum(amount) <> 0
+      on conflict (household_id, id) do update set amount_cents = budget_activity.amount_cents + excluded.amount_cents`
 
-  // A row's contribution: its amount uncategorized or in its category, plus each split part
-  // moved from uncategorized to the part's category; sign -1 takes it away.
-  await sql`
-    create function hearth_budget_activity_row(t transactions, sign integer) returns void language plpgsql as $$
-    declare
-      s record;
-    begin
-      if t.deleted_at is not null or t.merged_into_id is not null or t.transfer_group_id is not null then
-        return;
-      end if;
-      perform hearth_budget_activity_add(t.household_id, t.date, t.account_id, t.category_id, sign * t.amount_cents);
-      for s in select amount_cents, category_id from transaction_splits
-               where household_id = t.household_id and transaction_id = t.id loop
-        perform hearth_budget_activity_add(t.household_id, t.date, t.account_id, s.category_id, sign * s.amount_cents);
-        perform hearth_budget_activity_add(t.household_id, t.date, t.account_id, null, -sign * s.amount_cents);
-      end loop;
-    end;
-    $$`.execute(db)
-
-  await sql`
+  // A row's contribution is its amount in its category (or uncategorized), plus each split part
+  // moved from uncategorized to its category, taken with the splits as they stand when the
+  // statement ends; a change to the row or to a part adds the new contribution and takes the old.
+  await sql
+    .raw(`
     create function hearth_budget_activity_transactions() returns trigger language plpgsql as $$
     begin
-      if tg_op = 'UPDATE'
-         and old.date = new.date and old.account_id = new.account_id and old.amount_cents = new.amount_cents
-         and old.category_id is not distinct from new.category_id
-         and old.deleted_at is not distinct from new.deleted_at
-         and old.merged_into_id is not distinct from new.merged_into_id
-         and old.transfer_group_id is not distinct from new.transfer_group_id then
-        return null;
-      end if;
-      if tg_op in ('UPDATE', 'DELETE') then
-        perform hearth_budget_activity_row(old, -1);
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') then
-        perform hearth_budget_activity_row(new, 1);
+      if tg_op = 'INSERT' then
+        ${addUp(contributions('new_rows', '1'))};
+      elsif tg_op = 'UPDATE' then
+        ${addUp(`${contributions('old_rows', '-1')} union all ${contributions('new_rows', '1')}`)};
+      else
+        ${addUp(contributions('old_rows', '-1'))};
       end if;
       return null;
     end;
-    $$`.execute(db)
-  await sql`
-    create trigger transactions_budget_activity after insert or update or delete on transactions
-    for each row execute function hearth_budget_activity_transactions()`.execute(db)
-
-  await sql`
-    create function hearth_budget_activity_split(s transaction_splits, sign integer) returns void language plpgsql as $$
-    declare
-      t transactions;
-    begin
-      select * into t from transactions where household_id = s.household_id and id = s.transaction_id;
-      if found and t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null then
-        perform hearth_budget_activity_add(t.household_id, t.date, t.account_id, s.category_id, sign * s.amount_cents);
-        perform hearth_budget_activity_add(t.household_id, t.date, t.account_id, null, -sign * s.amount_cents);
-      end if;
-    end;
-    $$`.execute(db)
-  await sql`
+    $$`)
+    .execute(db)
+  await sql
+    .raw(`
     create function hearth_budget_activity_splits() returns trigger language plpgsql as $$
     begin
-      if tg_op = 'UPDATE' and old.amount_cents = new.amount_cents
-         and old.category_id is not distinct from new.category_id and old.transaction_id = new.transaction_id then
-        return null;
-      end if;
-      if tg_op in ('UPDATE', 'DELETE') then
-        perform hearth_budget_activity_split(old, -1);
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') then
-        perform hearth_budget_activity_split(new, 1);
+      if tg_op = 'INSERT' then
+        ${addUp(splitContributions('new_rows', '1'))};
+      elsif tg_op = 'UPDATE' then
+        ${addUp(`${splitContributions('old_rows', '-1')} union all ${splitContributions('new_rows', '1')}`)};
+      else
+        ${addUp(splitContributions('old_rows', '-1'))};
       end if;
       return null;
     end;
-    $$`.execute(db)
-  await sql`
-    create trigger transaction_splits_budget_activity after insert or update or delete on transaction_splits
-    for each row execute function hearth_budget_activity_splits()`.execute(db)
+    $$`)
+    .execute(db)
+  for (const [table, fn] of [
+    ['transactions', 'hearth_budget_activity_transactions'],
+    ['transaction_splits', 'hearth_budget_activity_splits'],
+  ] as const) {
+    await sql
+      .raw(`create trigger ${table}_budget_activity_insert after insert on ${table}
+        referencing new table as new_rows for each statement execute function ${fn}()`)
+      .execute(db)
+    await sql
+      .raw(`create trigger ${table}_budget_activity_update after update on ${table}
+        referencing old table as old_rows new table as new_rows for each statement execute function ${fn}()`)
+      .execute(db)
+    await sql
+      .raw(`create trigger ${table}_budget_activity_delete after delete on ${table}
+        referencing old table as old_rows for each statement execute function ${fn}()`)
+      .execute(db)
+  }
 
   // Rows written before this migration.
   await sql`
