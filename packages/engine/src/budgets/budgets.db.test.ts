@@ -132,6 +132,27 @@ describe('month snapshot', () => {
     expect(paid.readyToAssignCents).toBe('95000')
   })
 
+  it('returns a card refund to its category and takes it from the card’s payment category', async () => {
+    const h = await budgetHousehold()
+    const g = await h.group('Everyday')
+    const shoes = await h.category(g, 'Shoes')
+    await h.account('cash', 50_000, '2024-01-01')
+    const visa = await h.account('credit')
+    await h.assign('2024-01', shoes, 10_000)
+    await h.spend(visa, shoes, -10_000, '2024-01-03')
+    await h.spend(visa, shoes, 4_000, '2024-01-20')
+    const jan = await h.month('2024-01')
+    // Net card activity -60.00 is covered in full: Shoes keeps 40.00, the payment category holds 60.00.
+    expect(h.cell(jan, shoes)).toMatchObject({ activity: -6_000, available: 4_000, creditOver: 0 })
+    expect(h.cell(jan, visa)).toMatchObject({ activity: 6_000, available: 6_000 })
+    // A refund in a later month on its own: back to Shoes, out of the payment category.
+    await h.spend(visa, shoes, 1_500, '2024-02-02')
+    const feb = await h.month('2024-02')
+    expect(h.cell(feb, shoes)).toMatchObject({ carriedIn: 4_000, activity: 1_500, available: 5_500 })
+    expect(h.cell(feb, visa)).toMatchObject({ carriedIn: 6_000, activity: -1_500, available: 4_500 })
+    expect(feb.readyToAssignCents).toBe('40000')
+  })
+
   it('splits rows by their parts', async () => {
     const h = await budgetHousehold()
     const g = await h.group('Everyday')
