@@ -67,6 +67,8 @@ export async function pushMutations(
         .executeTakeFirstOrThrow()
       const started = performance.now()
       if (optimistic) await sql`set constraints all deferred`.execute(tx)
+      /** Whether a mutation of this batch has run, whose deferred checks are still to come. */
+      let applied = false
       const done: MutationResult[] = []
       let first: number | null = null
       let version: number | null = null
@@ -78,7 +80,8 @@ export async function pushMutations(
           done.push({ id: mutation.id, status: 'skipped' })
           continue
         }
-        const { result, version: at } = await runOne(tx, device, mutation, logger, optimistic)
+        const { result, version: at } = await runOne(tx, device, mutation, logger, optimistic, applied)
+        applied ||= result.status === 'applied'
         if (at !== null) {
           first ??= at
           version = at
@@ -99,7 +102,13 @@ export async function pushMutations(
             .execute()
         }
       }
-      if (optimistic) await sql`set constraints all immediate`.execute(tx)
+      if (optimistic) {
+        try {
+          await sql`set constraints all immediate`.execute(tx)
+        } catch {
+          throw new OptimisticMiss()
+        }
+      }
       if (last !== record.lmid) {
         await db
           .updateTable('sync_clients')
@@ -148,6 +157,7 @@ async function runOne(
   mutation: SyncMutation,
   logger: Logger | undefined,
   optimistic: boolean,
+  checkPrevious = false,
 ): Promise<{ result: MutationResult; version: number | null }> {
   let mutator: ReturnType<typeof deviceMutator>
   try {
@@ -175,10 +185,13 @@ async function runOne(
   }
   if (optimistic) {
     try {
+      // The previous mutation's deferred checks run at its end, as REST's would at its commit,
+      // before this one starts (the batch's last one's run at the batch's end).
+      if (checkPrevious) {
+        await sql`set constraints all immediate`.execute(tx)
+        await sql`set constraints all deferred`.execute(tx)
+      }
       const { version } = await applyMutation(tx, mutator, args, ctx)
-      // Its deferred checks run at its own end, as REST's would at its commit; then defer again.
-      await sql`set constraints all immediate`.execute(tx)
-      await sql`set constraints all deferred`.execute(tx)
       return { result: { id: mutation.id, status: 'applied' }, version }
     } catch {
       throw new OptimisticMiss()

@@ -164,7 +164,9 @@ export class SyncHub {
         const before = this.seen.get(household_id)
         this.seen.set(household_id, version)
         // A household seen for the first time is woken too: its devices skip a delta with nothing new.
-        if (before !== version) this.notify(household_id)
+        // With the version, so a change a fan-out already delivered (most of them: every push
+        // offers its own rows) costs nothing, rather than a fan-out read every interval.
+        if (before !== version) this.notify(household_id, version)
       }
     } catch (err) {
       this.options.logger?.warn({ err }, 'sync poll failed')
