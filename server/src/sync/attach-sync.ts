@@ -59,7 +59,9 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   })
   const householdChanged = (payload: string) => {
     const bump = parseHouseholdVersion(payload)
-    if (bump) hub.notify(bump.householdId, bump.version)
+    // After what is already queued: PGlite announces a push's commit before the push's own code
+    // resumes, and the push then offers its rows itself, which makes this announcement moot.
+    if (bump) setImmediate(() => hub.notify(bump.householdId, bump.version))
   }
   // Several instances share one PostgreSQL: they hear each other's writes and presence through it.
   const relay: PresenceRelay | undefined = options.databaseUrl
