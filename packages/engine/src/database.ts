@@ -11,8 +11,8 @@ import type {
 } from './identity/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
-import type { RuleTables } from './rules/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
+import type { RuleTables } from './rules/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
 interface FoundationTables {
@@ -27,4 +27,9 @@ interface FoundationTables {
 }
 
 /** Every table the engine knows, for Kysely's typing; each domain owns its own slice. */
-export type Database = FoundationTables & CatalogTables & LedgerTables & BudgetTables & RuleTables & PayeeTables
+export type Database = FoundationTables &
+  CatalogTables &
+  LedgerTables &
+  BudgetTables &
+  RuleTables &
+  PayeeTables
