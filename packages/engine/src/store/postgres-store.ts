@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../database.ts'
+import { PreparedClient } from './prepared-client.ts'
 import type { Store } from './store.ts'
 import { TYPE_PARSERS } from './type-parsers.ts'
 
@@ -21,7 +22,12 @@ const types = {
 
 /** Opens a pooled PostgreSQL store; the URL's password is redacted from `location`. */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types })
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    types,
+    Client: PreparedClient,
+  })
   // Fail at start-up, not on the first request, when the server is unreachable.
   const client = await pool.connect()
   client.release()

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto'
+import pg from 'pg'
+
+/** Statements a connection keeps prepared at most; beyond it, text is parsed and planned each time. */
+const MAX_PREPARED_PER_CONNECTION = 500
+/** Longer statements (bulk inserts with many rows) vary with their input: not worth keeping. */
+const MAX_PREPARED_LENGTH = 4_000
+/** Only these can be prepared by name; `begin`, `commit` and DDL go as they are. */
+const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i
+
+/**
+ * A `pg` client that prepares each parameterized statement once per connection, by a name
+ * derived from its text, as postgres.js does by default. PostgreSQL then skips parsing and
+ * (after a few runs) planning: about 0.45 ms of a 2.7 ms REST write here, the auth join most
+ * of all. Statements that vary with their input are left alone (see the limits above).
+ */
+export class PreparedClient extends pg.Client {
+  #prepared = new Set<string>()
+
+  constructor(config?: string | pg.ClientConfig) {
+    super(config)
+    const query = super.query.bind(this) as (...args: unknown[]) => unknown
+    this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+      if (typeof config === 'string' && Array.isArray(values) && this.#preparable(config)) {
+        const name = statementName(config)
+        this.#prepared.add(name)
+        return callback === undefined
+          ? query({ name, text: config, values })
+          : query({ name, text: config, values }, callback)
+      }
+      return query(config, values, callback)
+    }) as pg.Client['query']
+  }
+
+  #preparable(text: string): boolean {
+    if (text.length > MAX_PREPARED_LENGTH || !PREPARABLE.test(text)) return false
+    return this.#prepared.size < MAX_PREPARED_PER_CONNECTION || this.#prepared.has(statementName(text))
+  }
+}
+
+/** The same text gets the same name on every connection. */
+function statementName(text: string): string {
+  return `h_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+}
