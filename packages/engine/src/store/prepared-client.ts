@@ -21,20 +21,22 @@ export class PreparedClient extends pg.Client {
     super(config)
     const query = super.query.bind(this) as (...args: unknown[]) => unknown
     this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
-      if (typeof config === 'string' && Array.isArray(values) && this.#preparable(config)) {
-        const name = statementName(config)
+      const name = typeof config === 'string' && Array.isArray(values) ? this.#nameFor(config) : null
+      if (name) {
         this.#prepared.add(name)
         return callback === undefined
-          ? query({ name, text: config, values })
-          : query({ name, text: config, values }, callback)
+          ? query({ name, text: config as string, values })
+          : query({ name, text: config as string, values }, callback)
       }
       return query(config, values, callback)
     }) as pg.Client['query']
   }
 
-  #preparable(text: string): boolean {
-    if (text.length > MAX_PREPARED_LENGTH || !PREPARABLE.test(text)) return false
-    return this.#prepared.size < MAX_PREPARED_PER_CONNECTION || this.#prepared.has(statementName(text))
+  /** The statement's name when it is (or may now be) prepared on this connection, else null. */
+  #nameFor(text: string): string | null {
+    if (text.length > MAX_PREPARED_LENGTH || !PREPARABLE.test(text)) return null
+    const name = statementName(text)
+    return this.#prepared.size < MAX_PREPARED_PER_CONNECTION || this.#prepared.has(name) ? name : null
   }
 }
 
