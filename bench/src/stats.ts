@@ -6,15 +6,22 @@ export interface Timing {
   p99Ms: number
 }
 
-/** Runs `fn` `warmup` times unmeasured, then `runs` times, and returns median, p95 and p99 in ms. */
+/**
+ * Runs `fn` `warmup` times unmeasured, then `runs` times, and returns median, p95 and p99 in ms.
+ * `before` runs ahead of every run, unmeasured.
+ */
 export async function time(
   fn: () => Promise<unknown>,
-  options: { runs?: number; warmup?: number } = {},
+  options: { runs?: number; warmup?: number; before?: () => Promise<unknown> } = {},
 ): Promise<Timing> {
   const runs = options.runs ?? 30
-  for (let i = 0; i < (options.warmup ?? 3); i++) await fn()
+  for (let i = 0; i < (options.warmup ?? 3); i++) {
+    await options.before?.()
+    await fn()
+  }
   const samples: number[] = []
   for (let i = 0; i < runs; i++) {
+    await options.before?.()
     const start = performance.now()
     await fn()
     samples.push(performance.now() - start)

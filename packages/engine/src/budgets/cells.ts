@@ -137,51 +137,43 @@ export async function writeCells(
         [{ path: 'assignedCents', message: `Would be ${change.assignedCents}.` }],
       )
     }
-    const previous = await assignedOf(tx, ctx.householdId, change.month, change.categoryId)
-    if (previous === change.assignedCents && !change.always) continue
-    // Less assigned may overrun the category; more may end an overrun announced before.
-    if (change.assignedCents < previous) addCell(touched, change.month, change.categoryId)
-    else if (change.assignedCents > previous) raised.push(change)
-    await tx
-      .insertInto('budget_cells')
-      .values({
-        household_id: ctx.householdId,
-        id: cellId(change.month, change.categoryId),
-        month: change.month,
-        category_id: change.categoryId,
-        assigned_cents: change.assignedCents,
-        created_at: ctx.now,
-        updated_at: ctx.now,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['household_id', 'id'])
-          .doUpdateSet({ assigned_cents: change.assignedCents, updated_at: ctx.now }),
+    // One statement reads the cell, sets it and writes its history entry, when the amount
+    // changes or the change is explicit.
+    const id = cellId(change.month, change.categoryId)
+    const { rows } = await sql<{ previous: string; written: boolean }>`
+      with previous as (
+        select coalesce((select assigned_cents from budget_cells where household_id = ${ctx.householdId} and id = ${id}), 0)
+          as cents
+      ),
+      cell as (
+        insert into budget_cells (household_id, id, month, category_id, assigned_cents, created_at, updated_at)
+        select ${ctx.householdId}, ${id}, ${change.month}, ${change.categoryId}, ${change.assignedCents}::bigint,
+               ${ctx.now}::timestamptz, ${ctx.now}::timestamptz
+        from previous where ${change.always === true}::boolean or cents <> ${change.assignedCents}::bigint
+        on conflict (household_id, id) do update set assigned_cents = excluded.assigned_cents, updated_at = excluded.updated_at
+        returning 1
+      ),
+      history as (
+        insert into budget_history (household_id, id, month, category_id, kind, previous_cents, assigned_cents,
+                                    delta_cents, counterpart_category_id, user_id, created_at)
+        select ${ctx.householdId}, ${change.historyId}, ${change.month}, ${change.categoryId}, ${change.kind}, cents,
+               ${change.assignedCents}::bigint, ${change.assignedCents}::bigint - cents,
+               ${change.counterpartCategoryId ?? null}::text, ${ctx.userId || null}::text, ${ctx.now}::timestamptz
+        from previous where ${change.always === true}::boolean or cents <> ${change.assignedCents}::bigint
+        on conflict (household_id, id) do nothing
+        returning 1
       )
-      .execute()
-    const written = await tx
-      .insertInto('budget_history')
-      .values({
-        household_id: ctx.householdId,
-        id: change.historyId,
-        month: change.month,
-        category_id: change.categoryId,
-        kind: change.kind,
-        previous_cents: previous,
-        assigned_cents: change.assignedCents,
-        delta_cents: change.assignedCents - previous,
-        counterpart_category_id: change.counterpartCategoryId ?? null,
-        user_id: ctx.userId || null,
-        created_at: ctx.now,
-      })
-      .onConflict((oc) => oc.columns(['household_id', 'id']).doNothing())
-      .returning('id')
-      .executeTakeFirst()
+      select cents::text as previous, exists (select 1 from history) as written from previous`.execute(tx)
+    const previous = Number(rows[0]!.previous)
+    if (previous === change.assignedCents && !change.always) continue
     // The whole change rolls back with the refusal.
-    if (!written)
+    if (!rows[0]!.written)
       throw conflict('ID_ALREADY_EXISTS', `The id ${change.historyId} is already in use.`, {
         id: change.historyId,
       })
+    // Less assigned may overrun the category; more may end an overrun announced before.
+    if (change.assignedCents < previous) addCell(touched, change.month, change.categoryId)
+    else if (change.assignedCents > previous) raised.push(change)
   }
   if (raised.length > 0) {
     const announced = await tx

@@ -1,7 +1,16 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import { type CategoryGoal, toCategoryGoal } from '../catalog/category-goal.ts'
 import type { Database } from '../database.ts'
-import { addTo, type BudgetCategory, type BudgetFlows, emptyFlows } from './model.ts'
+import { keepClosings, parseClosing } from './closings.ts'
+import {
+  addTo,
+  type BudgetCategory,
+  type BudgetFlows,
+  budgetMonth,
+  emptyFlows,
+  type MonthBudget,
+  type MonthClosing,
+} from './model.ts'
 import { dayAfterMonth } from './month.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
@@ -37,6 +46,8 @@ export interface LoadedBudget {
   groups: BudgetGroupInfo[]
   categories: BudgetCategoryInfo[]
   flows: BudgetFlows
+  /** The household's clock when it was read: closings computed from this load are kept only while it still reads so. */
+  version: string | null
 }
 
 /** One sum of the activity read: month, category, card, transfer between on-budget accounts, cents. */
@@ -54,13 +65,15 @@ type ActivityRow = [
  * a transfer between two on-budget accounts, on cash and credit accounts in the base currency.
  * Several rows may share a month, category and card (two cash accounts): the caller adds them.
  * Rows that are not transfer legs come summed from `budget_activity`; transfer legs (few) are
- * read from the ledger, split rows by their parts.
+ * read from the ledger, split rows by their parts. `after` (a month) leaves out that month and
+ * every month before it: the roll starts from its closing.
  */
 export function activityQuery(
   householdId: string,
   baseCurrency: string,
   month: string,
   categoryFilter: RawBuilder<unknown> = sql``,
+  after = '',
 ) {
   // Thousands of rows travel as one JSON text: far cheaper than as rows, on PGlite above all.
   return sql<{ rows: string }>`
@@ -69,20 +82,25 @@ export function activityQuery(
       where household_id = ${householdId} and type in ('cash', 'credit')
         and currency = ${baseCurrency} and deleted_at is null
     ),
-    legs as (
+    all_legs as (
       select t.id, t.account_id, t.date, t.amount_cents, t.category_id, t.transfer_group_id
       from transactions t
       where t.household_id = ${householdId} and t.transfer_group_id is not null
-        and t.deleted_at is null and t.merged_into_id is null
-        and t.date < ${dayAfterMonth(month)}::date and t.account_id in (select id from acc)
+        and t.deleted_at is null and t.merged_into_id is null and t.account_id in (select id from acc)
     ),
+    legs as (
+      select * from all_legs where date >= ${after ? dayAfterMonth(after) : '0001-01-01'}::date
+        and date < ${dayAfterMonth(month)}::date
+    ),
+    -- Whether a transfer stays on budget does not depend on the month read, though its legs may
+    -- be dated apart (a linked pair up to 7 days): every month's figures stay the same however late.
     inner_groups as (
-      select transfer_group_id from legs group by transfer_group_id having count(*) > 1
+      select transfer_group_id from all_legs group by transfer_group_id having count(*) > 1
     ),
     parts as (
       select b.month, b.account_id, b.category_id, false as inner_transfer, b.amount_cents as amount
       from budget_activity b
-      where b.household_id = ${householdId} and b.month <= ${month} and b.amount_cents <> 0
+      where b.household_id = ${householdId} and b.month > ${after} and b.month <= ${month} and b.amount_cents <> 0
       union all
       select to_char(l.date, 'YYYY-MM'), l.account_id,
              case when s.id is null then l.category_id else s.category_id end,
@@ -106,7 +124,10 @@ export function activityQuery(
  * card: live rows dated up to the end of the month on open or closed cash and credit accounts
  * in the household's base currency (split rows by their parts), and every assignment. A
  * transfer whose two legs are both on such accounts is told apart, so it never counts as
- * spending. `categoryIds` narrows the read to some spending categories (the overrun check).
+ * spending. When a closing of an earlier month is kept (closings.ts), only the months after the
+ * latest one are read, and the roll starts from it. `categoryIds` narrows the read to some
+ * spending categories (the overrun check). Outside a transaction the reads share one snapshot
+ * (repeatable read), so the closings they let a reader keep match one state of the store.
  */
 export async function loadBudget(
   db: Db,
@@ -114,11 +135,29 @@ export async function loadBudget(
   month: string,
   categoryIds?: readonly string[],
 ): Promise<LoadedBudget> {
-  const { base_currency: baseCurrency } = await db
-    .selectFrom('households')
-    .select('base_currency')
-    .where('id', '=', householdId)
-    .executeTakeFirstOrThrow()
+  if (!db.isTransaction) {
+    return db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute((tx) => loadBudget(tx, householdId, month, categoryIds))
+  }
+  const { rows: head } = await sql<{
+    base_currency: string
+    version: string | null
+    start_month: string | null
+    start_state: string | null
+  }>`
+    select h.base_currency, (select version::text from household_clock where household_id = h.id) as version,
+           c.month as start_month, c.state as start_state
+    from households h
+    left join lateral (
+      select month, state from budget_closings
+      where household_id = h.id and month < ${month} order by month desc limit 1
+    ) c on true
+    where h.id = ${householdId}`.execute(db)
+  if (!head[0]) throw new Error(`Household ${householdId} not found`)
+  const { base_currency: baseCurrency, version, start_month: startMonth, start_state: startState } = head[0]
+  const after = startMonth ?? ''
   const only = categoryIds !== undefined
   const categoryFilter = only
     ? sql`and p.category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})`
@@ -153,7 +192,7 @@ export async function loadBudget(
     }>`select c.id, c.group_id, c.name, c.position, c.hidden, c.deleted_at is not null as deleted,
               c.carry_overspending, c.payment_account_id, g.is_income, c.goal
        from categories c join category_groups g on g.household_id = c.household_id and g.id = c.group_id
-       where c.household_id = ${householdId}
+       where c.household_id = ${householdId} ${only ? sql`and c.id in (${sql.join(categoryIds.length ? categoryIds : [''])})` : sql``}
        order by c.position, c.id`.execute(db),
     only
       ? none
@@ -161,10 +200,10 @@ export async function loadBudget(
        select id, name, position from accounts
        where household_id = ${householdId} and type = 'credit' and currency = ${baseCurrency} and deleted_at is null
        order by position, id`.execute(db),
-    activityQuery(householdId, baseCurrency, month, categoryFilter).execute(db),
+    activityQuery(householdId, baseCurrency, month, categoryFilter, after).execute(db),
     sql<{ month: string; category_id: string; cents: string }>`
       select month, category_id, assigned_cents::text as cents from budget_cells
-      where household_id = ${householdId} and assigned_cents <> 0
+      where household_id = ${householdId} and month > ${after} and assigned_cents <> 0
         ${only ? sql`and month <= ${month} and category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})` : sql``}`.execute(
       db,
     ),
@@ -249,5 +288,25 @@ export async function loadBudget(
     addTo(flows.assigned, cell.month, cell.category_id, BigInt(cell.cents))
   }
   flows.firstMonth = firstMonth
-  return { baseCurrency, groups: groupInfo, categories, flows }
+  if (startMonth !== null && startState !== null)
+    flows.start = { month: startMonth, closing: parseClosing(startState) }
+  return { baseCurrency, groups: groupInfo, categories, flows, version }
+}
+
+/**
+ * The budget of `month` as a reader sees it: loaded from the latest kept closing before the
+ * month, rolled forward, and the closings of the months it rolled through kept for the next
+ * reader. Inside a transaction (a write) nothing is kept: the write's own triggers may still
+ * forget what it would keep.
+ */
+export async function readBudget(
+  db: Db,
+  householdId: string,
+  month: string,
+): Promise<{ loaded: LoadedBudget; budget: MonthBudget }> {
+  const loaded = await loadBudget(db, householdId, month)
+  const closings = new Map<string, MonthClosing>()
+  const budget = budgetMonth(loaded.flows, month, db.isTransaction ? undefined : closings)
+  await keepClosings(db, householdId, loaded.version, closings)
+  return { loaded, budget }
 }

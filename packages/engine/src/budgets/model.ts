@@ -1,4 +1,4 @@
-import { monthsBetween } from './month.ts'
+import { monthsBetween, nextMonth } from './month.ts'
 
 /**
  * Envelope budgeting as pure integer math: what each category holds month by month, and
@@ -40,6 +40,21 @@ export interface BudgetFlows {
   uncategorized: Map<string, bigint>
   /** The first month anything happened in; nothing rolls over from before it. */
   firstMonth: string
+  /**
+   * Where the roll starts when a month's closing is known: the flows then hold only the months
+   * after it, and the roll begins with what that month handed on.
+   */
+  start?: { month: string; closing: MonthClosing }
+}
+
+/** What a month hands to the next: enough to roll the budget on from there. */
+export interface MonthClosing {
+  /** What each category carries into the next month; a category not listed carries nothing. */
+  carry: Map<string, bigint>
+  /** Ready to Assign at the end of the month, before money assigned in later months is taken. */
+  readyToAssign: bigint
+  /** Cash overspending of the month that comes out of the next month's Ready to Assign. */
+  overspent: bigint
 }
 
 /** One category in one month. */
@@ -120,21 +135,28 @@ export function splitOverspending(available: bigint, uncovered: bigint): { cash:
 }
 
 /**
- * Rolls the budget forward from `flows.firstMonth` to `month` and answers that month. A
- * positive available carries into the next month; cash overspending comes out of the next
- * month's Ready to Assign, or stays in the category when it carries overspending; credit
- * overspending becomes card debt and leaves both.
+ * Rolls the budget forward from `flows.firstMonth` (or from the closing in `flows.start`) to
+ * `month` and answers that month. A positive available carries into the next month; cash
+ * overspending comes out of the next month's Ready to Assign, or stays in the category when it
+ * carries overspending; credit overspending becomes card debt and leaves both. Each month the
+ * roll passes before `month` leaves its closing in `closings`, when given.
  */
-export function budgetMonth(flows: BudgetFlows, month: string): MonthBudget {
+export function budgetMonth(
+  flows: BudgetFlows,
+  month: string,
+  closings?: Map<string, MonthClosing>,
+): MonthBudget {
   const spending = flows.categories.filter((c) => c.kind === 'spending')
   const payment = flows.categories.filter((c) => c.kind === 'payment')
   const income = flows.categories.filter((c) => c.kind === 'income')
 
-  const carry = new Map<string, bigint>()
-  let readyCarried = ZERO
-  let penalty = ZERO
+  const start = flows.start && flows.start.month < month ? flows.start : undefined
+  const carry = new Map<string, bigint>(start?.closing.carry)
+  let readyCarried = start?.closing.readyToAssign ?? ZERO
+  let penalty = start?.closing.overspent ?? ZERO
   let result: MonthBudget | null = null
-  const first = flows.firstMonth < month ? flows.firstMonth : month
+  const from = start ? nextMonth(start.month) : flows.firstMonth
+  const first = from < month ? from : month
 
   for (const m of monthsBetween(first, month)) {
     const assigned = flows.assigned.get(m)
@@ -242,6 +264,11 @@ export function budgetMonth(flows: BudgetFlows, month: string): MonthBudget {
     }
     readyCarried = ready
     penalty = nextPenalty
+    if (closings && !target) {
+      const kept = new Map<string, bigint>()
+      for (const [id, cents] of carry) if (cents !== ZERO) kept.set(id, cents)
+      closings.set(m, { carry: kept, readyToAssign: ready, overspent: nextPenalty })
+    }
   }
 
   const later = assignedAfter(flows, month)

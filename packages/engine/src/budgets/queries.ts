@@ -1,6 +1,6 @@
 import { notFound } from '../errors.ts'
 import { defineQuery } from '../mutator/define.ts'
-import { loadBudget } from './flows.ts'
+import { readBudget } from './flows.ts'
 import { BudgetCategoryArgsSchema, BudgetMonthArgsSchema } from './schema.ts'
 import {
   type BudgetCategorySnapshot,
@@ -18,7 +18,8 @@ export const getBudgetMonth = defineQuery({
   scope: 'read:budgets',
   args: BudgetMonthArgsSchema,
   async run(db, args, ctx): Promise<BudgetMonthSnapshot> {
-    return snapshotOf(await loadBudget(db, ctx.householdId, args.month), args.month)
+    const { loaded, budget } = await readBudget(db, ctx.householdId, args.month)
+    return snapshotOf(loaded, args.month, budget)
   },
 })
 
@@ -36,7 +37,8 @@ export const getBudgetCategory = defineQuery({
   scope: 'read:budgets',
   args: BudgetCategoryArgsSchema,
   async run(db, args, ctx): Promise<BudgetCategoryMonth> {
-    const snapshot = snapshotOf(await loadBudget(db, ctx.householdId, args.month), args.month)
+    const { loaded, budget } = await readBudget(db, ctx.householdId, args.month)
+    const snapshot = snapshotOf(loaded, args.month, budget)
     for (const { categories, ...group } of snapshot.groups) {
       const category = categories.find((c) => c.id === args.categoryId)
       if (category && !category.deleted && !group.deleted) return { month: args.month, ...category, group }

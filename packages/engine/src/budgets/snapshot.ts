@@ -1,6 +1,6 @@
 import type { BudgetCategoryInfo, LoadedBudget } from './flows.ts'
 import { goalForMonth } from './goals.ts'
-import { budgetMonth, type CategoryKind, type CategoryMonth } from './model.ts'
+import { budgetMonth, type CategoryKind, type CategoryMonth, type MonthBudget } from './model.ts'
 
 /** How a category stands in a month. */
 export type CategoryState = 'overspent' | 'underfunded' | 'funded' | 'zero' | 'income'
@@ -109,8 +109,11 @@ export function goalProgress(c: BudgetCategoryInfo, month: string, m: CategoryMo
  * (or one in a deleted group) is listed only while it still holds or moves money that month,
  * so the listed categories always add up to the totals.
  */
-export function snapshotOf(loaded: LoadedBudget, month: string): BudgetMonthSnapshot {
-  const budget = budgetMonth(loaded.flows, month)
+export function snapshotOf(
+  loaded: LoadedBudget,
+  month: string,
+  budget: MonthBudget = budgetMonth(loaded.flows, month),
+): BudgetMonthSnapshot {
   const byGroup = new Map<string, BudgetCategoryInfo[]>()
   const ordered = [...loaded.categories].sort(
     (a, b) => a.position - b.position || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),

@@ -57,9 +57,21 @@ export interface BudgetActivityTable {
   amount_cents: number
 }
 
+/**
+ * A month's closing, kept so a snapshot need not roll the budget forward from its first month:
+ * `state` is the JSON of `MonthClosing` (closings.ts). Each store computes and keeps its own;
+ * triggers forget a household's closings from the first month a change reaches.
+ */
+export interface BudgetClosingsTable {
+  household_id: string
+  month: string
+  state: string
+}
+
 /** The budget's tables. */
 export type BudgetTables = {
   budget_activity: BudgetActivityTable
+  budget_closings: BudgetClosingsTable
   budget_cells: BudgetCellsTable
   budget_history: BudgetHistoryTable
   budget_overruns: BudgetOverrunsTable

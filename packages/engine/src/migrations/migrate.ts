@@ -10,6 +10,7 @@ import * as rules from './0008-rules.ts'
 import * as payeeAliases from './0009-payee-aliases.ts'
 import * as categoryGoals from './0010-category-goals.ts'
 import * as budgetActivity from './0011-budget-activity.ts'
+import * as budgetClosings from './0012-budget-closings.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-payee-aliases': payeeAliases,
   '0010-category-goals': categoryGoals,
   '0011-budget-activity': budgetActivity,
+  '0012-budget-closings': budgetClosings,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

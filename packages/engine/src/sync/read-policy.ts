@@ -89,6 +89,10 @@ export const READ_POLICY = {
     serverOnly: true,
     why: 'Which overruns budget.overrun already announced; each replica keeps its own.',
   },
+  budget_closings: {
+    serverOnly: true,
+    why: 'Month closings each store computes from its own rows and keeps as a cache; never synced.',
+  },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },
 

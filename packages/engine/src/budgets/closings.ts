@@ -1,0 +1,56 @@
+import { type Kysely, sql, type Transaction } from 'kysely'
+import type { Database } from '../database.ts'
+import type { MonthClosing } from './model.ts'
+
+type Db = Kysely<Database> | Transaction<Database>
+
+/** How a closing is stored: cents as decimal strings, categories as `[id, cents]` pairs. */
+interface StoredClosing {
+  carry: [string, string][]
+  readyToAssign: string
+  overspent: string
+}
+
+/** A stored closing, as the roll takes it. */
+export function parseClosing(text: string): MonthClosing {
+  const stored = JSON.parse(text) as StoredClosing
+  return {
+    carry: new Map(stored.carry.map(([id, cents]) => [id, BigInt(cents)])),
+    readyToAssign: BigInt(stored.readyToAssign),
+    overspent: BigInt(stored.overspent),
+  }
+}
+
+/** A closing as it is stored. */
+export function closingText(closing: MonthClosing): string {
+  const stored: StoredClosing = {
+    carry: [...closing.carry].map(([id, cents]) => [id, String(cents)]),
+    readyToAssign: String(closing.readyToAssign),
+    overspent: String(closing.overspent),
+  }
+  return JSON.stringify(stored)
+}
+
+/**
+ * Keeps the closings a reader's roll computed, unless the household changed since it read: the
+ * clock must still read `version`. A write holds its household's clock row from its first
+ * statement to its commit, so the check waits for a write in flight (`for share`) and then sees
+ * its new version; a write that commits later forgets what it reaches through the triggers. A
+ * closing kept already stays as it is.
+ */
+export async function keepClosings(
+  db: Db,
+  householdId: string,
+  version: string | null,
+  closings: ReadonlyMap<string, MonthClosing>,
+): Promise<void> {
+  if (closings.size === 0 || version === null) return
+  const months = [...closings.keys()]
+  const states = months.map((m) => closingText(closings.get(m)!))
+  await sql`
+    insert into budget_closings (household_id, month, state)
+    select ${householdId}, k.month, k.state
+    from unnest(${months}::text[], ${states}::text[]) as k(month, state)
+    where (select version::text from household_clock where household_id = ${householdId} for share) = ${version}
+    on conflict (household_id, month) do nothing`.execute(db)
+}
