@@ -56,7 +56,7 @@ async function household(owner: TestMember) {
   expect(
     (await api.patch(`${H}/budgets/2024-05/categories/${fun.id}`, { assignedCents: 5_000 })).status,
   ).toBe(200)
-  return { food: food.id, fun: fun.id, visa: visa.id }
+  return { food: food.id, fun: fun.id, visa: visa.id, checking: checking.id }
 }
 
 describe('budgets on a device', () => {
@@ -72,6 +72,28 @@ describe('budgets on a device', () => {
     const rest = await owner.api.get(`${H}/budgets/2024-05/categories/${h.fun}`)
     expect(await device.query.budgets.getCategory({ month: '2024-05', categoryId: h.fun })).toEqual(rest.body)
     expect(rest.body).toMatchObject({ availableCents: '-4000', creditOverspendingCents: '-4000' })
+  })
+
+  it('forgets the months it kept when rows from the server reach back into them', async () => {
+    const owner = await newOwner(server)
+    const h = await household(owner)
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    // The device reads July, keeping the closings of May and June on its replica.
+    const before = await device.query.budgets.get({ month: '2024-07' })
+    // Another member's change dated in May arrives as server rows (applied in replica mode).
+    const res = await owner.api.post(`${H}/transactions`, {
+      accountId: h.checking,
+      categoryId: h.food,
+      amountCents: -12_000,
+      date: '2024-05-20',
+    })
+    expect(res.status).toBe(201)
+    const rest = await owner.api.get(`${H}/budgets/2024-07`)
+    expect(rest.body).not.toEqual(before)
+    await eventually(async () =>
+      expect(await device.query.budgets.get({ month: '2024-07' })).toEqual(rest.body),
+    )
   })
 
   it('assigns and moves offline, answers at once, and the server agrees after sync', async () => {
