@@ -1,3 +1,5 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { utf8ToBytes } from '@noble/hashes/utils.js'
 import { type CategoryGoal, toCategoryGoal } from './category-goal.ts'
 import type { CategoryGroupRow, CategoryRow, FlagRow, PayeeRow, TagRow } from './tables.ts'
 
@@ -149,24 +151,26 @@ export function normalizePayeeName(name: string): string {
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 
 /**
- * A ULID derived from another and a salt: the seed's time part, and 16 characters of a hash
- * of seed and salt. The same inputs always give the same id, which keeps mutators that seed
- * rows (default flags) deterministic on every device that replays them.
+ * A ULID derived from another and a salt: the seed's time part, and 80 bits of the SHA-256 of
+ * seed and salt. The same inputs always give the same id, which keeps mutators that seed rows
+ * (default flags, split parts, payees named on import) deterministic on every device that
+ * replays them, and ids derived from different inputs collide no more often than random ULIDs.
  */
 export function deriveUlid(seed: string, salt: string): string {
+  const digest = sha256(utf8ToBytes(`${seed}\u0000${salt}`))
   let out = seed.slice(0, 10)
-  for (let i = 0; i < 16; i++) out += CROCKFORD[fnv1a(`${seed}:${salt}:${i}`) & 31]
-  return out
-}
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
+  // 16 characters of 5 bits each, read from the first 10 bytes.
+  let bits = 0
+  let value = 0
+  for (let i = 0; out.length < 26; ) {
+    if (bits < 5) {
+      value = ((value << 8) | digest[i++]!) & 0xffff
+      bits += 8
+    }
+    bits -= 5
+    out += CROCKFORD[(value >>> bits) & 31]
   }
-  // Fold the high bits in, so the low five bits used above depend on the whole hash.
-  return (hash ^ (hash >>> 15) ^ (hash >>> 27)) >>> 0
+  return out
 }
 
 /** The flags every new household starts with, in display order. */
