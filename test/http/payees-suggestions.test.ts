@@ -12,10 +12,14 @@ describe('category suggestions over HTTP', () => {
     const group = await createGroup(api, 'G')
     const food = await createCategory(api, group.id, 'Food')
     const fun = await createCategory(api, group.id, 'Fun')
+    // The history arrives as an import: categorized rows the model trains on (an import teaches no rule).
+    const history = []
     for (let i = 0; i < 3; i++) {
-      await createTransaction(api, account.id, { payeeName: 'Bakery', categoryId: food.id, memo: 'bread' })
-      await createTransaction(api, account.id, { payeeName: 'Cinema', categoryId: fun.id, memo: 'movie' })
+      const common = { accountId: account.id, date: '2024-03-10', amountCents: -500 }
+      history.push({ ...common, payeeName: 'Bakery', categoryId: food.id, memo: 'bread' })
+      history.push({ ...common, payeeName: 'Cinema', categoryId: fun.id, memo: 'movie' })
     }
+    expectStatus(await api.post(`${H}/transactions/bulk`, { transactions: history }), 201)
     const row = await createTransaction(api, account.id, { payeeName: 'Bakery' })
     expect(row).toMatchObject({ categoryId: null, suggestedCategoryId: food.id })
     expect(row.suggestionConfidence).toBeGreaterThanOrEqual(0.5)

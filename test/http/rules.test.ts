@@ -57,6 +57,7 @@ describe('rules over HTTP', () => {
       action: { setCategoryId: groceries },
       enabled: true,
       priority: 3,
+      learned: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     })
@@ -215,5 +216,29 @@ describe('rules over HTTP', () => {
     expectProblem(await reader.patch(`${H}/rules/${rule.id}`, { enabled: false }), 403, 'INSUFFICIENT_SCOPE')
     const writer = apiClient(server.url, await server.issueKey(owner.userId, ['write:rules']))
     expectProblem(await writer.get(`${H}/rules`), 403, 'INSUFFICIENT_SCOPE')
+  })
+
+  it('learns a rule from three hand-made rows of a payee, lists it as learned, and a user edit makes it theirs', async () => {
+    const { api } = await server.newOwner()
+    const group = expectStatus(await api.post(`${H}/category-groups`, { name: 'Everyday' }), 201)
+    const dining = expectStatus(await api.post(`${H}/categories`, { groupId: group.id, name: 'Dining' }), 201)
+    const account = expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+    const row = (categoryId?: string) => ({
+      accountId: account.id,
+      date: '2025-06-01',
+      amountCents: -1200,
+      payeeName: 'Pizza Roma',
+      ...(categoryId && { categoryId }),
+    })
+    for (let i = 0; i < 3; i++) expectStatus(await api.post(`${H}/transactions`, row(dining.id)), 201)
+    const [rule] = expectStatus(await api.get(`${H}/rules`), 200).items
+    expect(rule).toMatchObject({
+      name: 'Pizza Roma (learned)',
+      learned: true,
+      action: { setCategoryId: dining.id },
+    })
+    expect(expectStatus(await api.post(`${H}/transactions`, row()), 201).categoryId).toBe(dining.id)
+    const adopted = expectStatus(await api.patch(`${H}/rules/${rule.id}`, { enabled: false }), 200)
+    expect(adopted).toMatchObject({ learned: false, enabled: false })
   })
 })

@@ -108,6 +108,46 @@ describe('rules on a device', () => {
     expect(tagged.body.tagIds).toEqual([tag])
   })
 
+  it('learn a category offline exactly as the server does when the mutations replay', async () => {
+    const owner = await server.newOwner()
+    const { api, householdId } = owner
+    const group = (await api.post(`${H}/category-groups`, { name: 'Everyday' })).body
+    const groceries = (await api.post(`${H}/categories`, { groupId: group.id, name: 'Groceries' })).body.id
+    const account = (await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' })).body.id
+    const payee = (await api.post(`${H}/payees`, { name: 'Corner Shop' })).body.id
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    await device.sync.disconnect()
+    for (const day of ['01', '02', '03'])
+      await device.mutate.transactions.create({
+        accountId: account,
+        date: `2025-05-${day}`,
+        amountCents: -700,
+        payeeId: payee,
+        categoryId: groceries,
+      })
+    const next = await device.mutate.transactions.create({
+      accountId: account,
+      date: '2025-05-04',
+      amountCents: -300,
+      payeeId: payee,
+    })
+    // Learned on the device, offline, and the rule already categorized the fourth row.
+    const offline = (await device.query.rules.list({})).items
+    expect(offline).toMatchObject([
+      { name: 'Corner Shop (learned)', learned: true, action: { setCategoryId: groceries } },
+    ])
+    expect(next.categoryId).toBe(groceries)
+
+    device.sync.connect()
+    await expectConverged(server, householdId, [device])
+    const online = (await api.get(`${H}/rules`)).body.items
+    expect(online.map(({ createdAt, updatedAt, ...r }: any) => r)).toEqual(
+      offline.map(({ createdAt, updatedAt, ...r }) => r),
+    )
+    expect((await api.get(`${H}/transactions/${next.id}`)).body.categoryId).toBe(groceries)
+  })
+
   it('back-fill on a device gives the server the same rows', async () => {
     const owner = await server.newOwner()
     const { api, householdId } = owner

@@ -60,6 +60,11 @@ export const RuleSchema = z
     action: RuleActionSchema,
     enabled: z.boolean(),
     priority: z.number().int().describe('Lower runs first; ties run in creation order.'),
+    learned: z
+      .boolean()
+      .describe(
+        'Made by learning from how the household categorizes a payee, and not changed since; any update makes it an ordinary rule.',
+      ),
     createdAt: Instant,
     updatedAt: Instant,
   })

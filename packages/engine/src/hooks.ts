@@ -4,6 +4,7 @@ import type { IdentityHooks } from './identity/household-seeders.ts'
 import type { LedgerHooks } from './ledger/transactions/pipeline.ts'
 import { payeeAliasStep } from './payees/alias-step.ts'
 import { categorySuggestionStep } from './payees/suggestion-step.ts'
+import { learnCategoriesStep } from './rules/learn.ts'
 import { applyRulesStep } from './rules/pipeline-step.ts'
 
 /** Every point where a domain plugs into a domain below it. */
@@ -17,12 +18,14 @@ export type EngineHooks = IdentityHooks & LedgerHooks
  */
 export const engineHooks: EngineHooks = Object.freeze({
   householdSeeders: Object.freeze([defaultFlagsSeeder]),
-  // Rules run after any step that settles the payee (aliases), so they see the final payee; the
-  // budget overrun check runs last, once every step has settled the categories.
+  // Rules run after any step that settles the payee (aliases), so they see the final payee;
+  // learning looks at the categories the write left; the budget overrun check runs last, once
+  // every step has settled the categories.
   transactionPipeline: Object.freeze([
     payeeAliasStep,
     applyRulesStep,
     categorySuggestionStep,
+    learnCategoriesStep,
     budgetOverrunStep,
   ]),
 })

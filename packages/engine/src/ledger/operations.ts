@@ -17,7 +17,7 @@ import { defineCreateTransaction } from './transactions/mutators/create.ts'
 import { deleteTransaction, removeTransactionTag } from './transactions/mutators/delete.ts'
 import { dismissMatch, matchTransaction, unmatchTransaction } from './transactions/mutators/match.ts'
 import {
-  acceptSuggestion,
+  defineAcceptSuggestion,
   defineRejectSuggestion,
   suggestCategory,
 } from './transactions/mutators/suggestion.ts'
@@ -53,7 +53,7 @@ export function ledgerOperations(hooks: LedgerHooks) {
       upsert: upsertExchangeRate,
     },
     transactions: {
-      acceptSuggestion: acceptSuggestion,
+      acceptSuggestion: defineAcceptSuggestion(hooks),
       bulkCreate: defineBulkCreateTransactions(hooks),
       bulkUpdate: bulkUpdateTransactions,
       create: defineCreateTransaction(hooks),

@@ -11,6 +11,7 @@ import * as payeeAliases from './0009-payee-aliases.ts'
 import * as categoryGoals from './0010-category-goals.ts'
 import * as budgetActivity from './0011-budget-activity.ts'
 import * as budgetClosings from './0012-budget-closings.ts'
+import * as learnedRules from './0013-learned-rules.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-category-goals': categoryGoals,
   '0011-budget-activity': budgetActivity,
   '0012-budget-closings': budgetClosings,
+  '0013-learned-rules': learnedRules,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

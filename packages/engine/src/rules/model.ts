@@ -17,6 +17,8 @@ export interface Rule {
   action: Action
   enabled: boolean
   priority: number
+  /** Learned from how the household categorizes a payee, and not changed since. */
+  learned: boolean
   createdAt: string
   updatedAt: string
 }
@@ -52,6 +54,7 @@ export function toRule(row: RuleRow): Rule {
     action: row.action,
     enabled: row.enabled,
     priority: row.priority,
+    learned: row.learned,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   }

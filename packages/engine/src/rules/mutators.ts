@@ -79,6 +79,8 @@ export const updateRule = defineMutator({
         ...(patch.action !== undefined && { action: JSON.stringify(patch.action) }),
         ...(patch.enabled !== undefined && { enabled: patch.enabled }),
         ...(patch.priority !== undefined && { priority: patch.priority }),
+        // A learned rule someone changed is theirs: learning leaves it alone from now on.
+        learned: false,
         updated_at: ctx.now,
       })
       .where('household_id', '=', ctx.householdId)

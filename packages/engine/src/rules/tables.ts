@@ -14,6 +14,8 @@ export interface RulesTable {
   enabled: boolean
   /** Lower runs first; ties run in creation order. */
   priority: number
+  /** Made by learning (rules/learn.ts) and not changed by anyone since. */
+  learned: ColumnType<boolean, boolean | undefined, boolean>
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>

@@ -3,7 +3,7 @@ import { defineMutator } from '../../../mutator/define.ts'
 import { requireReferences } from '../../references.ts'
 import type { TransactionRow } from '../../tables.ts'
 import type { Transaction } from '../model.ts'
-import { type LedgerHooks, runSuggestionRejected } from '../pipeline.ts'
+import { type LedgerHooks, runSuggestionRejected, runWritten } from '../pipeline.ts'
 import { SuggestCategoryArgsSchema, TransactionIdArgsSchema } from '../schema.ts'
 import { hydrate, requireTransaction, updateTransaction } from '../writes.ts'
 
@@ -47,40 +47,47 @@ export const suggestCategory = defineMutator({
   },
 })
 
-/** Takes the suggested category as the row's category and clears the suggestion and review flag. */
-export const acceptSuggestion = defineMutator({
-  audience: 'device',
-  description:
-    "Takes the suggested category as the row's category and clears the suggestion and review flag.",
-  scope: 'write:transactions',
-  args: TransactionIdArgsSchema,
-  async run(tx, args, ctx): Promise<Transaction> {
-    const row = await requireTransaction(tx, ctx.householdId, args.id)
-    const categoryId = requireSuggestion(row)
-    const live = await tx
-      .selectFrom('categories')
-      .select('id')
-      .where('household_id', '=', ctx.householdId)
-      .where('id', '=', categoryId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst()
-    if (!live) {
-      throw conflict(
-        'SUGGESTION_STALE',
-        'The suggested category has been deleted; reject the suggestion instead.',
-      )
-    }
-    const after = await updateTransaction(tx, ctx.householdId, row, {
-      category_id: categoryId,
-      ...CLEARED_SUGGESTION,
-      needs_review: false,
-      updated_at: ctx.now,
-    })
-    const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
-    ctx.emit('transaction.updated', { transaction, acceptedSuggestion: true })
-    return transaction
-  },
-})
+/**
+ * Takes the suggested category as the row's category and clears the suggestion and review
+ * flag. The row is newly categorized, so the pipeline's steps see it as updated (an overrun
+ * check, learning).
+ */
+export function defineAcceptSuggestion(hooks: LedgerHooks) {
+  return defineMutator({
+    audience: 'device',
+    description:
+      "Takes the suggested category as the row's category and clears the suggestion and review flag.",
+    scope: 'write:transactions',
+    args: TransactionIdArgsSchema,
+    async run(tx, args, ctx): Promise<Transaction> {
+      const row = await requireTransaction(tx, ctx.householdId, args.id)
+      const categoryId = requireSuggestion(row)
+      const live = await tx
+        .selectFrom('categories')
+        .select('id')
+        .where('household_id', '=', ctx.householdId)
+        .where('id', '=', categoryId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst()
+      if (!live) {
+        throw conflict(
+          'SUGGESTION_STALE',
+          'The suggested category has been deleted; reject the suggestion instead.',
+        )
+      }
+      const after = await updateTransaction(tx, ctx.householdId, row, {
+        category_id: categoryId,
+        ...CLEARED_SUGGESTION,
+        needs_review: false,
+        updated_at: ctx.now,
+      })
+      await runWritten(hooks, tx, [after], ctx, 'update')
+      const transaction = (await hydrate(tx, ctx.householdId, [after]))[0]!
+      ctx.emit('transaction.updated', { transaction, acceptedSuggestion: true })
+      return transaction
+    },
+  })
+}
 
 /**
  * Drops the suggestion; the row stays uncategorized and no longer needs review, and the
