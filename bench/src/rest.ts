@@ -53,25 +53,25 @@ async function benchStore(name: StoreName): Promise<string[][]> {
     server = started.child
     const url = started.url
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-    const household = await (await fetch(`${url}/households/current`, { headers: auth })).json()
 
+    // The raw insert runs on its own store: on PostgreSQL the server's database through its own
+    // connection; on PGlite (one process per folder) a second folder with the same schema. It is
+    // opened before any HTTP request: opening PGlite blocks this process for seconds, long enough
+    // for the server to close an idle keep-alive socket that fetch would then reuse ("other side
+    // closed").
+    rawStore = scratch
+      ? await openPostgresStore({ url: scratch.url, poolSize: 1 })
+      : await openPGliteStore({ dataDir: join(work, 'raw') })
+    if (!scratch) await migrateToLatest(rawStore.db)
+    const bootstrapped = scratch ? null : await bootstrapOwner(rawStore)
+    const household = await (await fetch(`${url}/households/current`, { headers: auth })).json()
+    const rawHousehold = bootstrapped ? bootstrapped.householdId : (household.id as string)
+    const db = rawStore.db
     const trivial = await sample(async () => {
       const res = await fetch(`${url}/households/current`)
       if (res.status !== 401) throw new Error(`expected 401, got ${res.status}`)
       await res.arrayBuffer()
     })
-
-    // The raw insert runs on its own store: on PostgreSQL the server's database through its own
-    // connection; on PGlite (one process per folder) a second folder with the same schema.
-    rawStore = scratch
-      ? await openPostgresStore({ url: scratch.url, poolSize: 1 })
-      : await openPGliteStore({ dataDir: join(work, 'raw') })
-    let rawHousehold = household.id as string
-    if (!scratch) {
-      await migrateToLatest(rawStore.db)
-      rawHousehold = (await bootstrapOwner(rawStore))!.householdId
-    }
-    const db = rawStore.db
     const raw = await sample(async () => {
       const now = new Date()
       await sql`insert into tags (household_id, id, name, color, created_at, updated_at)

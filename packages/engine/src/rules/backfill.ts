@@ -8,8 +8,8 @@ type Db = Kysely<Database> | Transaction<Database>
 
 /** Rows read and classified per round trip, so memory stays flat over a large ledger. */
 const PAGE = 5000
-/** Rows per UPDATE statement: five parameters each, far under PostgreSQL's limit. */
-const WRITE_CHUNK = 2000
+/** Rows per UPDATE statement, sent as one JSON array. */
+const WRITE_CHUNK = 5000
 /** Most changed rows a result lists; the counts cover them all. */
 export const MAX_LISTED = 500
 
@@ -153,20 +153,22 @@ export async function writeRun(
       p.result.memo !== p.before.memo,
   )
   for (let i = 0; i < changed.length; i += WRITE_CHUNK) {
-    const slice = changed.slice(i, i + WRITE_CHUNK)
-    const values = sql.join(
-      slice.map(
-        (p) =>
-          sql`(${p.transactionId}::text, ${p.result.categoryId}::text, ${p.result.payeeId}::text, ${p.result.memo}::text, ${p.result.categoryId !== p.before.categoryId}::boolean)`,
-      ),
-    )
+    // One JSON parameter per chunk rather than five bound values a row.
+    const values = changed.slice(i, i + WRITE_CHUNK).map((p) => ({
+      id: p.transactionId,
+      category_id: p.result.categoryId,
+      payee_id: p.result.payeeId,
+      memo: p.result.memo,
+      decided: p.result.categoryId !== p.before.categoryId,
+    }))
     await sql`
       update transactions as t set
         category_id = v.category_id, payee_id = v.payee_id, memo = v.memo, updated_at = ${now},
         suggested_category_id = case when v.decided then null else t.suggested_category_id end,
         suggestion_confidence = case when v.decided then null else t.suggestion_confidence end,
         suggestion_reason = case when v.decided then null else t.suggestion_reason end
-      from (values ${values}) as v(id, category_id, payee_id, memo, decided)
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+        as v(id text, category_id text, payee_id text, memo text, decided boolean)
       where t.household_id = ${householdId} and t.id = v.id`.execute(tx)
   }
   await addLinks(
