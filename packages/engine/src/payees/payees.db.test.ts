@@ -238,6 +238,53 @@ describe('payee merge and unmerge', () => {
     expect((await h.read(operations.payees.list, {})).items.map((p) => p.id)).toEqual([amazon])
   })
 
+  it('points rules that name the source at the target, and unmerge puts back those nobody changed since', async () => {
+    const h = await ledgerHousehold()
+    const a = await newPayee(h, 'Alpha')
+    const b = await newPayee(h, 'Beta')
+    const c = await newPayee(h, 'Gamma')
+    const food = await newCategory(h, 'Food')
+    const rule = (name: string, predicate: unknown, action: unknown) =>
+      h.run(operations.rules.create, { id: ulid(), name, predicate, action })
+    const is = await rule(
+      'is',
+      { combinator: 'all', conditions: [{ field: 'payee_id', op: 'is', value: a }] },
+      { setCategoryId: food },
+    )
+    const oneOf = await rule(
+      'one of',
+      { combinator: 'all', conditions: [{ field: 'payee_id', op: 'oneOf', value: [a, b, c] }] },
+      { setCategoryId: food },
+    )
+    const sets = await rule(
+      'sets',
+      { combinator: 'all', conditions: [{ field: 'memo', op: 'contains', value: 'alpha' }] },
+      { setPayeeId: a },
+    )
+    const other = await rule(
+      'other',
+      { combinator: 'all', conditions: [{ field: 'payee_id', op: 'is', value: c }] },
+      { setCategoryId: food },
+    )
+    const before = (await h.read(operations.rules.list, {})).items
+    await h.run(operations.payees.merge, { id: a, targetPayeeId: b, mergeId: ulid() }, later(h, 1))
+    const byId = async () => new Map((await h.read(operations.rules.list, {})).items.map((r) => [r.id, r]))
+    const merged = await byId()
+    expect(merged.get(is.id)!.predicate.conditions).toEqual([{ field: 'payee_id', op: 'is', value: b }])
+    expect(merged.get(oneOf.id)!.predicate.conditions).toEqual([
+      { field: 'payee_id', op: 'oneOf', value: [b, c] },
+    ])
+    expect(merged.get(sets.id)!.action).toEqual({ setPayeeId: b })
+    expect(merged.get(other.id)).toEqual(before.find((r) => r.id === other.id))
+
+    // A rule edited after the merge is the household's: it stays as edited.
+    await h.run(operations.rules.update, { id: sets.id, name: 'sets, edited' }, later(h, 2))
+    await h.run(operations.payees.unmerge, { id: a }, later(h, 3))
+    const back = await byId()
+    for (const r of [is, oneOf, other]) expect(back.get(r.id)).toEqual(before.find((x) => x.id === r.id))
+    expect(back.get(sets.id)).toMatchObject({ name: 'sets, edited', action: { setPayeeId: b } })
+  })
+
   it('leaves a row whose payee changed after the merge where it is', async () => {
     const h = await ledgerHousehold()
     const account = await newAccount(h)

@@ -1,4 +1,5 @@
 import type { ColumnType, Selectable } from 'kysely'
+import type { RepointedRule } from '../rules/payee-references.ts'
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
@@ -28,6 +29,8 @@ export interface PayeeMergeMoves {
   droppedAliases: { id: string; updatedAt: string }[]
   /** The alias made from the source's name, if its spelling was new to the target. */
   createdAliasId: string | null
+  /** Rules that named the source, as they were (absent in merges recorded before rules followed). */
+  rules?: RepointedRule[]
 }
 
 /** One merge of a source payee into a target, and whether it was undone. */

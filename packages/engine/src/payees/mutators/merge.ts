@@ -4,6 +4,7 @@ import { deriveUlid, toPayee } from '../../catalog/model.ts'
 import type { Database } from '../../database.ts'
 import { conflict, invalid, notFound } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
+import { repointRules, restoreRules } from '../../rules/payee-references.ts'
 import { type PayeeMerge, toPayeeMerge } from '../model.ts'
 import { aliasesOf } from '../queries.ts'
 import { MergePayeeArgsSchema, PayeeIdArgsSchema } from '../schema.ts'
@@ -39,8 +40,9 @@ async function targetOf(tx: Tx<Database>, householdId: string, id: string) {
 /**
  * Merges a live payee into another: every transaction and split of the source (deleted rows
  * too) moves to the target, the source's aliases follow (one that spells the target's name is
- * dropped), the source's own name becomes an alias of the target, and the source is
- * soft-deleted. The merge record lists exactly what moved, for `payees.unmerge`.
+ * dropped), the source's own name becomes an alias of the target, rules that name the source
+ * (a payee condition, or the payee they set) name the target, and the source is soft-deleted.
+ * The merge record lists exactly what moved, for `payees.unmerge`.
  */
 export const mergePayee = defineMutator({
   audience: 'device',
@@ -131,6 +133,8 @@ export const mergePayee = defineMutator({
         .execute()
     }
 
+    moved.rules = await repointRules(tx, ctx, source.id, target.id)
+
     await tx
       .updateTable('payees')
       .set({ deleted_at: ctx.now, updated_at: ctx.now })
@@ -165,7 +169,8 @@ export const mergePayee = defineMutator({
 /**
  * Undoes a payee's latest merge: the recorded transactions and splits that still point at the
  * target move back, the moved aliases return and the dropped ones revive, the alias made from
- * its name goes, and the payee is live again with its old `updated_at`. A row nobody touched
+ * its name goes, rules the merge rewrote and nobody changed since are as they were, and the
+ * payee is live again with its old `updated_at`. A row nobody touched
  * since the merge gets its old `updated_at` back too, so merge then unmerge leaves the rows as
  * they were.
  */
@@ -295,6 +300,7 @@ export const unmergePayee = defineMutator({
         .where('id', '=', moved.createdAliasId)
         .execute()
     }
+    await restoreRules(tx, ctx, moved.rules ?? [], record.created_at)
     const revived = await tx
       .updateTable('payees')
       .set({ deleted_at: null, updated_at: record.source_updated_at })
