@@ -79,6 +79,13 @@ describe('payees through the SDK', () => {
       amountCents: -100,
       payeeId: source.id,
     })
+    const rule = (
+      await api.post(`${H}/rules`, {
+        name: 'Amazon memo',
+        predicate: { combinator: 'all', conditions: [{ field: 'payee_id', op: 'is', value: source.id }] },
+        action: { appendMemo: ' (amazon)' },
+      })
+    ).body
     const device = await newDevice(server, owner)
     await device.sync.whenSynced()
     await device.sync.disconnect()
@@ -108,6 +115,10 @@ describe('payees through the SDK', () => {
     expect(serverAliases.items.map((a: any) => a.id)).toContain(alias.id)
     expect((await api.get(`${H}/transactions/${row.id}`)).body.payeeId).toBe(target.id)
     expect((await api.get(`${H}/payees/${source.id}`)).status).toBe(404)
+    // The rule that named the source names the target, on the device as on the server.
+    const serverRule = (await api.get(`${H}/rules/${rule.id}`)).body
+    expect(serverRule.predicate.conditions[0].value).toBe(target.id)
+    expect((await device.query.rules.list({})).items).toEqual([serverRule])
 
     await device.mutate.payees.unmerge({ id: source.id })
     await device.sync.whenSynced()
