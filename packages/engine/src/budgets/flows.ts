@@ -159,9 +159,8 @@ export async function loadBudget(
   const { base_currency: baseCurrency, version, start_month: startMonth, start_state: startState } = head[0]
   const after = startMonth ?? ''
   const only = categoryIds !== undefined
-  const categoryFilter = only
-    ? sql`and p.category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})`
-    : sql``
+  const ids = sql.join(only && categoryIds.length ? categoryIds : [''])
+  const categoryFilter = only ? sql`and p.category_id in (${ids})` : sql``
 
   // A narrowed read (the overrun check) needs neither the groups nor the cards' payment categories.
   const none = { rows: [] }
@@ -192,7 +191,7 @@ export async function loadBudget(
     }>`select c.id, c.group_id, c.name, c.position, c.hidden, c.deleted_at is not null as deleted,
               c.carry_overspending, c.payment_account_id, g.is_income, c.goal
        from categories c join category_groups g on g.household_id = c.household_id and g.id = c.group_id
-       where c.household_id = ${householdId} ${only ? sql`and c.id in (${sql.join(categoryIds.length ? categoryIds : [''])})` : sql``}
+       where c.household_id = ${householdId} ${only ? sql`and c.id in (${ids})` : sql``}
        order by c.position, c.id`.execute(db),
     only
       ? none
@@ -204,9 +203,7 @@ export async function loadBudget(
     sql<{ month: string; category_id: string; cents: string }>`
       select month, category_id, assigned_cents::text as cents from budget_cells
       where household_id = ${householdId} and month > ${after} and assigned_cents <> 0
-        ${only ? sql`and month <= ${month} and category_id in (${sql.join(categoryIds.length ? categoryIds : [''])})` : sql``}`.execute(
-      db,
-    ),
+        ${only ? sql`and month <= ${month} and category_id in (${ids})` : sql``}`.execute(db),
   ])
 
   const groupInfo: BudgetGroupInfo[] = groups.rows.map((g) => ({
