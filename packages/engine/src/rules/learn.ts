@@ -5,7 +5,7 @@ import type { TransactionRow } from '../ledger/tables.ts'
 import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
 import type { MutationContext } from '../mutator/context.ts'
 import type { RuleSubject } from './classify.ts'
-import { enabledRuleSet } from './load.ts'
+import { enabledRuleSetOf } from './load.ts'
 import { toRule } from './model.ts'
 import { MAX_PRIORITY } from './schema.ts'
 
@@ -69,7 +69,7 @@ export async function learnCategories(
       .executeTakeFirstOrThrow()
     if (!existing) {
       // The household's rules already give this category: nothing to learn.
-      const rules = await enabledRuleSet(tx, ctx.householdId)
+      const rules = await enabledRuleSetOf(tx, ctx)
       if (rules.size > 0 && rules.classify(subjectOf(row, payee.name)).categoryId === categoryId) continue
     }
     const action = JSON.stringify({ setCategoryId: categoryId })

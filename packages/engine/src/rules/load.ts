@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import { notFound } from '../errors.ts'
+import type { MutationContext } from '../mutator/context.ts'
 import { RuleSet, type RuleSpec } from './classify.ts'
 import type { Action } from './schema.ts'
 import type { RuleRow } from './tables.ts'
@@ -83,6 +84,22 @@ export async function compileRules(db: Db, householdId: string, rows: readonly R
 /** The enabled rules of a household, compiled in the order they run. */
 export async function enabledRuleSet(db: Db, householdId: string): Promise<RuleSet> {
   return compileRules(db, householdId, await liveRules(db, householdId, { enabledOnly: true }))
+}
+
+const ruleSetsOfMutations = new WeakMap<MutationContext, Promise<RuleSet>>()
+
+/**
+ * The enabled rules as one mutation sees them, loaded and compiled once however many pipeline
+ * steps ask (classifying the new rows, then learning from them): a write's steps change no rule
+ * before the last of them has read the rules.
+ */
+export function enabledRuleSetOf(tx: Db, ctx: MutationContext): Promise<RuleSet> {
+  let rules = ruleSetsOfMutations.get(ctx)
+  if (!rules) {
+    rules = enabledRuleSet(tx, ctx.householdId)
+    ruleSetsOfMutations.set(ctx, rules)
+  }
+  return rules
 }
 
 function unique(ids: readonly (string | undefined)[]): string[] {

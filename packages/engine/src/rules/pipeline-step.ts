@@ -1,7 +1,7 @@
 import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
 import type { MutationContext } from '../mutator/context.ts'
 import type { RuleSubject } from './classify.ts'
-import { enabledRuleSet } from './load.ts'
+import { enabledRuleSetOf } from './load.ts'
 import { type AppliedRow, recordApplications } from './record.ts'
 
 /** Applications found while rows were drafted, recorded once the rows exist. */
@@ -20,7 +20,7 @@ export const applyRulesStep: TransactionPipelineStep = {
       (d) => d.row.status !== 'reconciled' && (d.row.kind ?? 'normal') === 'normal',
     )
     if (candidates.length === 0) return
-    const rules = await enabledRuleSet(tx, ctx.householdId)
+    const rules = await enabledRuleSetOf(tx, ctx)
     if (rules.size === 0) return
     const payeeIds = [...new Set(candidates.flatMap((d) => (d.row.payee_id ? [d.row.payee_id] : [])))]
     const names =
