@@ -29,6 +29,15 @@ async function applications(db: any, householdId: string) {
     .execute()
 }
 
+async function runs(db: any, householdId: string) {
+  return db
+    .selectFrom('rule_runs')
+    .select(['id', 'rule_id', 'transaction_ids', 'changes'])
+    .where('household_id', '=', householdId)
+    .orderBy('id')
+    .execute()
+}
+
 describe('rules on a device', () => {
   it('classify a row created offline exactly as the server does when the mutation replays', async () => {
     const owner = await server.newOwner()
@@ -181,5 +190,20 @@ describe('rules on a device', () => {
     await expectConverged(server, householdId, [device])
     const onServer = await Promise.all(rows.map((id) => classified(server.store.db, householdId, id)))
     expect(onServer.map((r) => r.category_id)).toEqual([dining, null, dining])
+    // One record for the two rows the rule changed alike, the same on both sides, id included;
+    // listed per row on the device as over REST.
+    const records = await runs(server.store.db, householdId)
+    expect(records).toEqual([
+      {
+        id: expect.stringMatching(new RegExp(`^${rule.id}:\\d+:0$`)),
+        rule_id: rule.id,
+        transaction_ids: [rows[0], rows[2]].sort(),
+        changes: { categoryId: { from: null, to: dining } },
+      },
+    ])
+    expect(await runs(device.store.db, householdId)).toEqual(records)
+    const why = await device.query.rules.applications({ transactionId: rows[2]! })
+    expect(why.items).toMatchObject([{ ruleId: rule.id, transactionId: rows[2], trigger: 'manual' }])
+    expect((await api.get(`${H}/rule-applications?transactionId=${rows[2]}`)).body.items).toEqual(why.items)
   })
 })

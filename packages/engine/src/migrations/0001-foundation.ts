@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { createChangeLogFunction, logChanges } from './change-log-trigger.ts'
+import { createChangeLogFunction, logRowChanges } from './change-log-trigger.ts'
 
 /** Identity, the household clock and change log, the outbox and idempotency keys. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -109,6 +109,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
 
   await createChangeLogFunction(db)
-  await logChanges(db, 'households')
-  await logChanges(db, 'memberships', 'user_id')
+  await logRowChanges(db, 'households')
+  await logRowChanges(db, 'memberships', 'user_id')
 }

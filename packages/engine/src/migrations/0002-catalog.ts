@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { logChanges } from './change-log-trigger.ts'
+import { logRowChanges } from './change-log-trigger.ts'
 
 const nameCheck = sql`char_length(name) between 1 and 200`
 
@@ -89,6 +89,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
 
   for (const table of ['category_groups', 'categories', 'payees', 'tags', 'flags']) {
-    await logChanges(db, table)
+    await logRowChanges(db, table)
   }
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { logChanges } from './change-log-trigger.ts'
+import { logRowChanges } from './change-log-trigger.ts'
 
 /**
  * Accounts, transactions, splits, tag and flag links, and exchange rates. Foreign keys are
@@ -196,6 +196,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'transaction_flags',
     'exchange_rates',
   ]) {
-    await logChanges(db, table)
+    await logRowChanges(db, table)
   }
 }

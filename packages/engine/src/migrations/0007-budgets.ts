@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { logChanges } from './change-log-trigger.ts'
+import { logRowChanges } from './change-log-trigger.ts'
 
 const monthCheck = sql`month ~ '^[0-9]{4}-(0[1-9]|1[0-2])$'`
 
@@ -74,5 +74,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     include (amount_cents, category_id, transfer_group_id)
     where deleted_at is null and merged_into_id is null`.execute(db)
 
-  for (const table of ['budget_cells', 'budget_history']) await logChanges(db, table)
+  for (const table of ['budget_cells', 'budget_history']) await logRowChanges(db, table)
 }

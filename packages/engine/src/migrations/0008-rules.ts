@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { logChanges } from './change-log-trigger.ts'
+import { logRowChanges } from './change-log-trigger.ts'
 
 /**
  * Classification rules and the record of each rule changing a transaction. Both sync to devices
@@ -23,7 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index rules_order_idx on rules (household_id, priority, created_at, id) where deleted_at is null`.execute(
     db,
   )
-  await logChanges(db, 'rules')
+  await logRowChanges(db, 'rules')
 
   await db.schema
     .createTable('rule_applications')
@@ -60,5 +60,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('rule_applications')
     .columns(['household_id', 'rule_id', 'applied_at'])
     .execute()
-  await logChanges(db, 'rule_applications')
+  await logRowChanges(db, 'rule_applications')
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { logChanges } from './change-log-trigger.ts'
+import { logRowChanges } from './change-log-trigger.ts'
 
 /**
  * Payee aliases, the record of each merge (so an unmerge moves exactly those rows back) and the
@@ -77,6 +77,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute()
 
   for (const table of ['payee_aliases', 'payee_merges', 'payee_category_rejections']) {
-    await logChanges(db, table)
+    await logRowChanges(db, table)
   }
 }

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { logChanges } from './change-log-trigger.ts'
+import { logRowChanges } from './change-log-trigger.ts'
 
 /**
  * What the ledger adds to the budget, kept summed per month, account and category, so the
@@ -126,5 +126,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // 0007's covering index for summing the ledger is not read any more; it only slowed writes.
   await sql`drop index if exists transactions_budget_idx`.execute(db)
 
-  await logChanges(db, 'budget_activity')
+  await logRowChanges(db, 'budget_activity')
 }

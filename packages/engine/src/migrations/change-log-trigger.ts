@@ -38,9 +38,28 @@ export async function createChangeLogFunction(db: Kysely<unknown>): Promise<void
  * Attaches the change-log trigger to a household table, so no mutator has to remember it.
  * `keyColumn` names the column that identifies a row within its household (default `id`).
  */
-export async function logChanges(db: Kysely<unknown>, table: string, keyColumn = 'id'): Promise<void> {
+export async function logRowChanges(db: Kysely<unknown>, table: string, keyColumn = 'id'): Promise<void> {
   await sql`
     create trigger ${sql.id(`${table}_change_log`)}
     after insert or update or delete on ${sql.table(table)}
     for each row execute function hearth_log_change(${sql.lit(keyColumn)})`.execute(db)
+}
+
+/**
+ * Attaches the change log to a household table, so no mutator has to remember it: three
+ * statement-level triggers (insert, update, delete) that log a statement's rows in one INSERT
+ * from its transition tables (migrations/0014-statement-change-log.ts). `keyColumn` names the
+ * column that identifies a row within its household (default `id`).
+ */
+export async function logChanges(db: Kysely<unknown>, table: string, keyColumn = 'id'): Promise<void> {
+  for (const [op, referencing] of [
+    ['insert', 'new table as new_rows'],
+    ['update', 'old table as old_rows new table as new_rows'],
+    ['delete', 'old table as old_rows'],
+  ] as const) {
+    await sql`
+      create trigger ${sql.id(`${table}_change_log_${op}`)}
+      after ${sql.raw(op)} on ${sql.table(table)} referencing ${sql.raw(referencing)}
+      for each statement execute function hearth_log_changes(${sql.lit(keyColumn)})`.execute(db)
+  }
 }

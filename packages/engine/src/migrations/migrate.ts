@@ -12,6 +12,8 @@ import * as categoryGoals from './0010-category-goals.ts'
 import * as budgetActivity from './0011-budget-activity.ts'
 import * as budgetClosings from './0012-budget-closings.ts'
 import * as learnedRules from './0013-learned-rules.ts'
+import * as statementChangeLog from './0014-statement-change-log.ts'
+import * as ruleRuns from './0015-rule-runs.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +30,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0011-budget-activity': budgetActivity,
   '0012-budget-closings': budgetClosings,
   '0013-learned-rules': learnedRules,
+  '0014-statement-change-log': statementChangeLog,
+  '0015-rule-runs': ruleRuns,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -2,7 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import { addLinks } from '../ledger/transactions/writes.ts'
 import type { Classification, RuleChanges, RuleSet, RuleSubject } from './classify.ts'
-import { recordApplications } from './record.ts'
+import { recordRun } from './record.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
@@ -16,6 +16,8 @@ export const MAX_LISTED = 500
 /** One row a run would change, and what each rule changed on it. */
 export interface RowPlan {
   transactionId: string
+  /** The row's date, by which the writes are ordered. */
+  date: string
   before: { categoryId: string | null; payeeId: string | null; memo: string | null }
   result: Classification
 }
@@ -60,9 +62,8 @@ export async function planRun(
   if (rules.size === 0) return { examined, plans }
   const tagIds = [...new Set(rules.rules.flatMap((r) => r.action.addTagIds ?? []))]
   const flagIds = [...new Set(rules.rules.flatMap((r) => r.action.addFlagIds ?? []))]
-  let after = ''
-  for (;;) {
-    const page = await sql<CandidateRow>`
+  const readPage = async (after: string) => {
+    const { rows } = await sql<CandidateRow>`
       select t.id, t.payee_id, p.name as payee_name, t.source, t.memo, t.category_id, t.account_id,
              t.amount_cents, t.date,
              exists (select 1 from transaction_splits s
@@ -74,12 +75,21 @@ export async function planRun(
         and t.kind = 'normal' and t.status <> 'reconciled'
       order by t.id
       limit ${PAGE}`.execute(db)
-    const rows = page.rows
-    if (rows.length === 0) break
-    const last = rows[rows.length - 1]!.id
-    const tags = await linksIn(db, householdId, 'transaction_tags', 'tag_id', tagIds, after, last)
-    const flags = await linksIn(db, householdId, 'transaction_flags', 'flag_id', flagIds, after, last)
-    for (const row of rows) {
+    const last = rows.at(-1)?.id ?? after
+    const [tags, flags] = await Promise.all([
+      linksIn(db, householdId, 'transaction_tags', 'tag_id', tagIds, after, last),
+      linksIn(db, householdId, 'transaction_flags', 'flag_id', flagIds, after, last),
+    ])
+    return { rows, last, tags, flags }
+  }
+  // The next page is read while this one is classified: the database works as the rules run.
+  let next: ReturnType<typeof readPage> | null = readPage('')
+  while (next) {
+    const page: Awaited<ReturnType<typeof readPage>> = await next
+    next = page.rows.length === PAGE ? readPage(page.last) : null
+    // Awaited on the next turn; a classification that throws first must not leave it unhandled.
+    next?.catch(() => {})
+    for (const row of page.rows) {
       const subject: RuleSubject = {
         payeeId: row.payee_id,
         payeeName: row.payee_name,
@@ -89,22 +99,21 @@ export async function planRun(
         accountId: row.account_id,
         amountCents: Number(row.amount_cents),
         date: row.date,
-        tagIds: tags.get(row.id) ?? [],
-        flagIds: flags.get(row.id) ?? [],
+        tagIds: page.tags.get(row.id) ?? [],
+        flagIds: page.flags.get(row.id) ?? [],
         hasSplits: row.has_splits,
       }
       const result = rules.classify(subject)
       if (result.applications.length > 0) {
         plans.push({
           transactionId: row.id,
+          date: row.date,
           before: { categoryId: row.category_id, payeeId: row.payee_id, memo: row.memo },
           result,
         })
       }
     }
-    examined += rows.length
-    if (rows.length < PAGE) break
-    after = last
+    examined += page.rows.length
   }
   return { examined, plans }
 }
@@ -143,15 +152,30 @@ export async function writeRun(
   tx: Transaction<Database>,
   householdId: string,
   plans: readonly RowPlan[],
-  trigger: 'auto' | 'manual',
   now: Date,
 ): Promise<void> {
-  const changed = plans.filter(
-    (p) =>
-      p.result.categoryId !== p.before.categoryId ||
-      p.result.payeeId !== p.before.payeeId ||
-      p.result.memo !== p.before.memo,
-  )
+  // Written in date order, then category: each statement's rows then fall in few months, so the
+  // budget sums its trigger adjusts (one per month, account and category) are few, not one per row.
+  const changed = plans
+    .filter(
+      (p) =>
+        p.result.categoryId !== p.before.categoryId ||
+        p.result.payeeId !== p.before.payeeId ||
+        p.result.memo !== p.before.memo,
+    )
+    .sort((a, b) =>
+      a.date !== b.date
+        ? a.date < b.date
+          ? -1
+          : 1
+        : (a.result.categoryId ?? '') < (b.result.categoryId ?? '')
+          ? -1
+          : (a.result.categoryId ?? '') > (b.result.categoryId ?? '')
+            ? 1
+            : a.transactionId < b.transactionId
+              ? -1
+              : 1,
+    )
   for (let i = 0; i < changed.length; i += WRITE_CHUNK) {
     // One JSON parameter per chunk rather than five bound values a row.
     const values = changed.slice(i, i + WRITE_CHUNK).map((p) => ({
@@ -194,7 +218,7 @@ export async function writeRun(
       .where('id', 'in', linkOnly.slice(i, i + WRITE_CHUNK))
       .execute()
   }
-  await recordApplications(tx, householdId, plans, trigger, now)
+  await recordRun(tx, householdId, plans, now)
 }
 
 /** The report of a run, listing at most 500 changed rows. */

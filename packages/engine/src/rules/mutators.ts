@@ -125,7 +125,7 @@ export const applyRule = defineMutator({
     const rule = await requireRule(tx, ctx.householdId, args.id)
     const rules = await compileRules(tx, ctx.householdId, [rule])
     const { examined, plans } = await planRun(tx, ctx.householdId, rules)
-    await writeRun(tx, ctx.householdId, plans, 'manual', ctx.now)
+    await writeRun(tx, ctx.householdId, plans, ctx.now)
     const result = runResult(examined, plans)
     if (result.changedCount > 0) ctx.emit('rule.applied', appliedEvent(rule.id, result))
     return result
@@ -149,7 +149,7 @@ export const applyAllRules = defineMutator({
       await liveRules(tx, ctx.householdId, { enabledOnly: true }),
     )
     const { examined, plans } = await planRun(tx, ctx.householdId, rules)
-    await writeRun(tx, ctx.householdId, plans, 'manual', ctx.now)
+    await writeRun(tx, ctx.householdId, plans, ctx.now)
     const result = runResult(examined, plans)
     if (result.changedCount > 0) ctx.emit('rule.applied', appliedEvent(null, result))
     return result

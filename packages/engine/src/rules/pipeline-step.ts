@@ -73,6 +73,6 @@ export const applyRulesStep: TransactionPipelineStep = {
     const applied = pending.get(ctx)
     if (!applied) return
     pending.delete(ctx)
-    await recordApplications(tx, ctx.householdId, applied, 'auto', ctx.now)
+    await recordApplications(tx, ctx.householdId, applied, ctx.now)
   },
 }

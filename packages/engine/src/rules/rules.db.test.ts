@@ -1,4 +1,5 @@
 import { EngineError, operations } from '@hearth/engine'
+import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import {
@@ -236,6 +237,57 @@ describe('rules on new rows', () => {
     const typed = await newTransaction(h, account.id, { payeeName: 'AMZN Mktp DE', source: 'manual' })
     expect(typed.payeeId).not.toBe(amazon)
     expect(typed.categoryId).toBeNull()
+  })
+})
+
+describe('back-fill records', () => {
+  it('one record per rule and change, at most 5,000 rows each, listed one item per row', async () => {
+    const h = await ledgerHousehold()
+    const account = await newAccount(h)
+    const groceries = await newCategory(h)
+    const dining = await newCategory(h, 'Dining')
+    const payee = await newPayee(h, 'REWE')
+    // 5,001 uncategorized rows and 3 in Dining, all REWE, written straight to the table.
+    await sql`
+      insert into transactions (household_id, id, account_id, date, amount_cents, payee_id, category_id,
+                                status, source, kind, created_at, updated_at)
+      select ${h.ctx.householdId}, 'B' || lpad(n::text, 25, '0'), ${account.id}, date '2025-01-01' + (n % 300),
+             -100 - n, ${payee}, case when n > 5001 then ${dining} end, 'cleared', 'manual', 'normal', now(), now()
+      from generate_series(1, 5004) as n`.execute(h.store.db)
+    const rule = await newRule(h, {
+      predicate: { combinator: 'all', conditions: [{ field: 'payee_id', op: 'is', value: payee }] },
+      action: { setCategoryId: groceries },
+    })
+    const now = new Date('2026-11-24T10:00:00.000Z')
+    const result = await h.run(rules.apply, { id: rule.id }, { now })
+    expect(result).toMatchObject({ changedCount: 5004, applicationCount: 5004, truncated: true })
+    const records = await h.store.db
+      .selectFrom('rule_runs')
+      .select(['id', 'changes', sql<number>`cardinality(transaction_ids)`.as('rows')])
+      .where('household_id', '=', h.ctx.householdId)
+      .orderBy('id')
+      .execute()
+    const at = now.getTime()
+    expect(records).toEqual([
+      { id: `${rule.id}:${at}:0`, changes: { categoryId: { from: null, to: groceries } }, rows: 5000 },
+      { id: `${rule.id}:${at}:1`, changes: { categoryId: { from: null, to: groceries } }, rows: 1 },
+      { id: `${rule.id}:${at}:2`, changes: { categoryId: { from: dining, to: groceries } }, rows: 3 },
+    ])
+    const last = 'B' + '5004'.padStart(25, '0')
+    expect((await h.read(rules.applications, { transactionId: last })).items).toEqual([
+      {
+        id: `${last}:${rule.id}:${at}`,
+        ruleId: rule.id,
+        transactionId: last,
+        trigger: 'manual',
+        changes: { categoryId: { from: dining, to: groceries } },
+        appliedAt: now.toISOString(),
+      },
+    ])
+    const byRule = await h.read(rules.applications, { ruleId: rule.id })
+    expect(byRule.items).toHaveLength(500)
+    // Newest first, then by id descending: the last rows come first.
+    expect(byRule.items[0]!.transactionId).toBe(last)
   })
 })
 

@@ -35,10 +35,24 @@ export interface RuleApplicationsTable {
   applied_at: Timestamp
 }
 
+/**
+ * One rule changing rows the same way in one back-fill (`apply`, `apply-all`): which rows, which
+ * fields, from what to what, and when (migrations/0014-rule-runs.ts).
+ */
+export interface RuleRunsTable {
+  household_id: string
+  id: string
+  rule_id: string
+  changes: ColumnType<RuleChanges, string, string>
+  transaction_ids: string[]
+  applied_at: Timestamp
+}
+
 /** The rules domain's tables. */
 export type RuleTables = {
   rules: RulesTable
   rule_applications: RuleApplicationsTable
+  rule_runs: RuleRunsTable
 }
 
 export type RuleRow = Selectable<RulesTable>

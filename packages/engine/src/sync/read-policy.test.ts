@@ -122,6 +122,7 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   budget_activity: [operations.budgets.get, operations.budgets.getCategory],
   rules: [operations.rules.list, operations.rules.get],
   rule_applications: [operations.rules.applications],
+  rule_runs: [operations.rules.applications],
 }
 
 describe('sync and REST', () => {

@@ -69,6 +69,7 @@ export const READ_POLICY = {
   budget_activity: { read: 'read:budgets' },
   rules: { read: 'read:rules' },
   rule_applications: { read: 'read:rules' },
+  rule_runs: { read: 'read:rules' },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },

@@ -202,28 +202,13 @@ export async function addLinks(
   pairs: readonly (readonly [string, string])[],
 ): Promise<void> {
   const { table, column } = LINKS[kind]
-  for (const slice of chunks(pairs)) {
-    await tx
-      .insertInto(table)
-      .values(
-        slice.map(
-          ([transactionId, linkId]) =>
-            ({
-              household_id: householdId,
-              id: `${transactionId}:${linkId}`,
-              transaction_id: transactionId,
-              [column]: linkId,
-            }) as {
-              household_id: string
-              id: string
-              transaction_id: string
-              tag_id: string
-              flag_id: string
-            },
-        ),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute()
+  // The pairs travel as one JSON parameter per slice: a back-fill may link tens of thousands.
+  for (const slice of chunks(pairs, 5000)) {
+    await sql`
+      insert into ${sql.table(table)} (household_id, id, transaction_id, ${sql.ref(column)})
+      select ${householdId}, p.t || ':' || p.l, p.t, p.l
+      from jsonb_to_recordset(${JSON.stringify(slice.map(([t, l]) => ({ t, l })))}::jsonb) as p(t text, l text)
+      on conflict do nothing`.execute(tx)
   }
 }
 
