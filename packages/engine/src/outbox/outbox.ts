@@ -51,12 +51,13 @@ export async function claimOutbox(
     .sort((a, b) => a.id - b.id)
 }
 
-/** Marks a claimed item done. */
-export async function completeOutbox(db: Kysely<Database>, id: number): Promise<void> {
+/** Marks handled items done, in one statement however many a batch handled. */
+export async function completeOutbox(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return
   await db
     .updateTable('outbox')
     .set({ status: 'done', processed_at: sql`now()`, locked_until: null, last_error: null })
-    .where('id', '=', id)
+    .where('id', 'in', ids)
     .execute()
 }
 

@@ -88,6 +88,33 @@ describe('outbox', () => {
     expect(row).toMatchObject({ status: 'pending', attempts: 1, last_error: 'target down', later: true })
   })
 
+  it('marks a batch done together, leaving the one item that failed in it for a retry', async () => {
+    const store = await sharedStore()
+    const topic = `mixed-${Math.random()}`
+    await enqueue(topic, 5)
+    const worker = new OutboxWorker(store.db, {
+      handlers: {
+        [topic]: async (item) => {
+          if (item.payload.i === 2) throw new Error('target down')
+        },
+      },
+    })
+    expect(await worker.tick()).toBe(5)
+    const rows = await store.db
+      .selectFrom('outbox')
+      .select(['payload', 'status', 'last_error'])
+      .where('topic', '=', topic)
+      .orderBy('id')
+      .execute()
+    expect(rows.map((r) => [(r.payload as { i: number }).i, r.status, r.last_error])).toEqual([
+      [0, 'done', null],
+      [1, 'done', null],
+      [2, 'pending', 'target down'],
+      [3, 'done', null],
+      [4, 'done', null],
+    ])
+  })
+
   it('gives the items of a worker that died back once their lease is over', async () => {
     const store = await sharedStore()
     const topic = `lease-${Math.random()}`
