@@ -16,7 +16,6 @@ import {
   deviceMutator,
   type RowChangeInput,
   RowWriter,
-  recordUndoFor,
   syncDb,
   type TableRows,
 } from '@hearth/engine/sync'
@@ -421,10 +420,10 @@ export class Replica {
   private async applyOne(tx: Transaction<Database>, m: PendingMutation) {
     const mutator = deviceMutator(m.name)
     const args = parseArgs(mutator.args, m.args)
-    await recordUndoFor(tx, m.id)
     await sql`set constraints all deferred`.execute(tx)
     const { result } = await applyMutation(tx, mutator, args, this.context(new Date(m.at), m.id), {
       effects: 'discard',
+      undoFor: m.id,
     })
     await sql`set constraints all immediate`.execute(tx)
     // hearth.undo stays set: what follows in the transaction (the pending record, the next

@@ -13,6 +13,12 @@ const eventId = monotonicFactory()
 export interface RunOptions {
   /** `outbox` (server) queues emitted events; `discard` (a device) drops them. */
   effects?: 'outbox' | 'discard'
+  /**
+   * On a device: the pending mutation this run is, whose rows' prior images the change-log
+   * triggers then record in `device_undo` (`hearth.undo`) instead of logging changes. Set in
+   * the clock's own statement, so a device's write pays no round trip for it.
+   */
+  undoFor?: number
 }
 
 /** What a run returns: the mutator's result and the household version it committed at. */
@@ -50,7 +56,9 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
   options: RunOptions = {},
 ): Promise<MutationResult<R>> {
   const householdId = mutator.level === 'household' ? (ctx as unknown as HouseholdContext).householdId : null
-  const version = householdId ? await tick(tx, householdId) : null
+  const undo = options.undoFor === undefined ? null : String(options.undoFor)
+  const version = householdId ? await tick(tx, householdId, undo) : null
+  if (!householdId && undo !== null) await sql`select set_config('hearth.undo', ${undo}, true)`.execute(tx)
   const events: DomainEvent[] = []
   const mctx = { ...ctx, emit: (type: string, data: Record<string, unknown>) => events.push({ type, data }) }
   const result = await mutator.run(tx, args, mctx as MutationContext<C>)
@@ -100,14 +108,16 @@ export function authorize(mutator: Operation, ctx: ActorContext): void {
  * Takes the household's clock lock and the next version, and tells the change-log triggers
  * which version this transaction writes. Serializes mutations within one household.
  */
-async function tick(tx: Transaction<Database>, householdId: string): Promise<number> {
-  // One statement, so a write pays one round trip for its clock rather than two.
+async function tick(tx: Transaction<Database>, householdId: string, undo: string | null): Promise<number> {
+  // One statement, so a write pays one round trip for its clock rather than two or three.
   const { rows } = await sql<{ version: number }>`
     with bumped as (
       insert into household_clock (household_id, version) values (${householdId}, 1)
       on conflict (household_id) do update set version = household_clock.version + 1
       returning version
     )
-    select version, set_config('hearth.version', version::text, true) from bumped`.execute(tx)
+    select version, set_config('hearth.version', version::text, true)
+      ${undo === null ? sql`` : sql`, set_config('hearth.undo', ${undo}, true)`}
+    from bumped`.execute(tx)
   return Number(rows[0]!.version)
 }
