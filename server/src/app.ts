@@ -98,8 +98,8 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
     ),
   )
   app.use(authenticate(store))
-  app.use('/households/:householdId', requireMembership(store))
-  app.use('/households/:householdId/*', requireMembership(store))
+  app.use('/households/:householdId', requireMembership())
+  app.use('/households/:householdId/*', requireMembership())
 
   app.route('/', systemRoutes(store))
   mountOperationRoutes(app, store, [

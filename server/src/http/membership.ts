@@ -1,4 +1,3 @@
-import type { Store } from '@hearth/engine'
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from './env.ts'
 import { problem } from './problem.ts'
@@ -7,7 +6,7 @@ import { problem } from './problem.ts'
  * Resolves `{householdId}` (or `current`) to a household the caller belongs to. A household
  * that does not exist and one the caller is not in answer the same 404, so ids leak nothing.
  */
-export function requireMembership(store: Store): MiddlewareHandler<AppEnv> {
+export function requireMembership(): MiddlewareHandler<AppEnv> {
   return async function requireMembership(c, next) {
     const ref = c.req.param('householdId')
     if (!ref) return next()

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { notFound } from '../errors.ts'
-import type { ActorContext } from '../mutator/context.ts'
 import { defineQuery, defineUserQuery } from '../mutator/define.ts'
 import type { Role } from '../scopes.ts'
 import { type Member, toApiKey, toHousehold, toUser } from './model.ts'

@@ -273,7 +273,7 @@ describe('back-fill records', () => {
       { id: `${rule.id}:${at}:1`, changes: { categoryId: { from: null, to: groceries } }, rows: 1 },
       { id: `${rule.id}:${at}:2`, changes: { categoryId: { from: dining, to: groceries } }, rows: 3 },
     ])
-    const last = 'B' + '5004'.padStart(25, '0')
+    const last = `B${'5004'.padStart(25, '0')}`
     expect((await h.read(rules.applications, { transactionId: last })).items).toEqual([
       {
         id: `${last}:${rule.id}:${at}`,

@@ -1,7 +1,7 @@
 import type { ZodType } from 'zod'
 import { EngineError } from '../errors.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
-import type { Mutator, Operation, Query } from '../mutator/define.ts'
+import type { Mutator, Operation } from '../mutator/define.ts'
 import { type Operations, operations } from '../registry.ts'
 
 type Nouns = Exclude<keyof Operations, 'byName'>
