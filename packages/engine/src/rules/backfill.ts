@@ -8,7 +8,7 @@ type Db = Kysely<Database> | Transaction<Database>
 
 /** Rows read and classified per round trip, so memory stays flat over a large ledger. */
 const PAGE = 5000
-/** Rows per UPDATE statement, sent as one JSON array. */
+/** Rows per UPDATE of link-only rows. */
 const WRITE_CHUNK = 5000
 /** Most changed rows a result lists; the counts cover them all. */
 export const MAX_LISTED = 500
@@ -50,19 +50,23 @@ interface CandidateRow {
 
 /**
  * Classifies every row a rule may touch (live, not folded into a twin, not reconciled, not a
- * system row), page by page in id order, and returns the rows that would change. Reads only.
+ * system row) and returns the rows that would change, in id order. Rows are read 5,000 at a time
+ * newest first (date, then id, along the register's index), so each page's rows fall in a few
+ * months. `onPage` (a back-fill's writes) receives each page's changes as soon as the page is
+ * classified, and runs while the next page is read and classified; without it, this only reads.
  */
 export async function planRun(
   db: Db,
   householdId: string,
   rules: RuleSet,
+  onPage?: (plans: RowPlan[]) => Promise<void>,
 ): Promise<{ examined: number; plans: RowPlan[] }> {
   const plans: RowPlan[] = []
   let examined = 0
   if (rules.size === 0) return { examined, plans }
   const tagIds = [...new Set(rules.rules.flatMap((r) => r.action.addTagIds ?? []))]
   const flagIds = [...new Set(rules.rules.flatMap((r) => r.action.addFlagIds ?? []))]
-  const readPage = async (after: string) => {
+  const readPage = async (after: { date: string; id: string } | null) => {
     const { rows } = await sql<CandidateRow>`
       select t.id, t.payee_id, p.name as payee_name, t.source, t.memo, t.category_id, t.account_id,
              t.amount_cents, t.date,
@@ -70,25 +74,29 @@ export async function planRun(
                      where s.household_id = t.household_id and s.transaction_id = t.id) as has_splits
       from transactions t
       left join payees p on p.household_id = t.household_id and p.id = t.payee_id
-      where t.household_id = ${householdId} and t.id > ${after}
+      where t.household_id = ${householdId}
         and t.deleted_at is null and t.merged_into_id is null
         and t.kind = 'normal' and t.status <> 'reconciled'
-      order by t.id
+        ${after === null ? sql`` : sql`and (t.date, t.id) < (${after.date}::date, ${after.id})`}
+      order by t.date desc, t.id desc
       limit ${PAGE}`.execute(db)
-    const last = rows.at(-1)?.id ?? after
+    const ids = rows.map((r) => r.id)
     const [tags, flags] = await Promise.all([
-      linksIn(db, householdId, 'transaction_tags', 'tag_id', tagIds, after, last),
-      linksIn(db, householdId, 'transaction_flags', 'flag_id', flagIds, after, last),
+      linksOf(db, householdId, 'transaction_tags', 'tag_id', tagIds, ids),
+      linksOf(db, householdId, 'transaction_flags', 'flag_id', flagIds, ids),
     ])
-    return { rows, last, tags, flags }
+    const last = rows.at(-1)
+    return { rows, tags, flags, cursor: last ? { date: last.date, id: last.id } : null }
   }
-  // The next page is read while this one is classified: the database works as the rules run.
-  let next: ReturnType<typeof readPage> | null = readPage('')
+  // The next page is read, and this one's changes written, while this one is classified.
+  let next: ReturnType<typeof readPage> | null = readPage(null)
+  let writing: Promise<void> = Promise.resolve()
   while (next) {
     const page: Awaited<ReturnType<typeof readPage>> = await next
-    next = page.rows.length === PAGE ? readPage(page.last) : null
+    next = page.rows.length === PAGE ? readPage(page.cursor) : null
     // Awaited on the next turn; a classification that throws first must not leave it unhandled.
     next?.catch(() => {})
+    const found: RowPlan[] = []
     for (const row of page.rows) {
       const subject: RuleSubject = {
         payeeId: row.payee_id,
@@ -105,7 +113,7 @@ export async function planRun(
       }
       const result = rules.classify(subject)
       if (result.applications.length > 0) {
-        plans.push({
+        found.push({
           transactionId: row.id,
           date: row.date,
           before: { categoryId: row.category_id, payeeId: row.payee_id, memo: row.memo },
@@ -114,25 +122,31 @@ export async function planRun(
       }
     }
     examined += page.rows.length
+    plans.push(...found)
+    await writing
+    if (onPage && found.length > 0) {
+      writing = onPage(found)
+      writing.catch(() => {})
+    }
   }
-  return { examined, plans }
+  await writing
+  return { examined, plans: plans.sort((a, b) => (a.transactionId < b.transactionId ? -1 : 1)) }
 }
 
-/** Which of `linkIds` the rows with ids in (after, last] already carry. */
-async function linksIn(
+/** Which of `linkIds` each of the rows carries already. */
+async function linksOf(
   db: Db,
   householdId: string,
   table: 'transaction_tags' | 'transaction_flags',
   column: 'tag_id' | 'flag_id',
   linkIds: readonly string[],
-  after: string,
-  last: string,
+  transactionIds: readonly string[],
 ): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>()
-  if (linkIds.length === 0) return out
+  if (linkIds.length === 0 || transactionIds.length === 0) return out
   const rows = await sql<{ transaction_id: string; link_id: string }>`
     select transaction_id, ${sql.ref(column)} as link_id from ${sql.table(table)}
-    where household_id = ${householdId} and transaction_id > ${after} and transaction_id <= ${last}
+    where household_id = ${householdId} and transaction_id = any(${transactionIds}::text[])
       and ${sql.ref(column)} in (${sql.join(linkIds)})`.execute(db)
   for (const r of rows.rows) {
     const list = out.get(r.transaction_id)
@@ -143,58 +157,56 @@ async function linksIn(
 }
 
 /**
- * Writes planned changes set-based: one UPDATE per 2,000 rows for category, payee and memo (a
- * category set by a rule clears the row's suggestion), tag and flag links in bulk, and one
- * application record per (rule, row). Balances do not move: no rule changes an amount, a status
- * or an account.
+ * Writes one page's planned changes to category, payee and memo in one UPDATE (a category set by
+ * a rule clears the row's suggestion), sent as one JSON parameter. The page's rows fall in a few
+ * months, so the budget sums the statement's trigger adjusts (one per month, account and
+ * category) are few; in id order every statement touched every month.
  */
-export async function writeRun(
+export async function writePage(
   tx: Transaction<Database>,
   householdId: string,
   plans: readonly RowPlan[],
   now: Date,
 ): Promise<void> {
-  // Written in date order, then category: each statement's rows then fall in few months, so the
-  // budget sums its trigger adjusts (one per month, account and category) are few, not one per row.
-  const changed = plans
-    .filter(
-      (p) =>
-        p.result.categoryId !== p.before.categoryId ||
-        p.result.payeeId !== p.before.payeeId ||
-        p.result.memo !== p.before.memo,
-    )
-    .sort((a, b) =>
-      a.date !== b.date
-        ? a.date < b.date
-          ? -1
-          : 1
-        : (a.result.categoryId ?? '') < (b.result.categoryId ?? '')
-          ? -1
-          : (a.result.categoryId ?? '') > (b.result.categoryId ?? '')
-            ? 1
-            : a.transactionId < b.transactionId
-              ? -1
-              : 1,
-    )
-  for (let i = 0; i < changed.length; i += WRITE_CHUNK) {
-    // One JSON parameter per chunk rather than five bound values a row.
-    const values = changed.slice(i, i + WRITE_CHUNK).map((p) => ({
-      id: p.transactionId,
-      category_id: p.result.categoryId,
-      payee_id: p.result.payeeId,
-      memo: p.result.memo,
-      decided: p.result.categoryId !== p.before.categoryId,
-    }))
-    await sql`
-      update transactions as t set
-        category_id = v.category_id, payee_id = v.payee_id, memo = v.memo, updated_at = ${now},
-        suggested_category_id = case when v.decided then null else t.suggested_category_id end,
-        suggestion_confidence = case when v.decided then null else t.suggestion_confidence end,
-        suggestion_reason = case when v.decided then null else t.suggestion_reason end
-      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
-        as v(id text, category_id text, payee_id text, memo text, decided boolean)
-      where t.household_id = ${householdId} and t.id = v.id`.execute(tx)
-  }
+  const values = plans.filter(changesColumns).map((p) => ({
+    id: p.transactionId,
+    category_id: p.result.categoryId,
+    payee_id: p.result.payeeId,
+    memo: p.result.memo,
+    decided: p.result.categoryId !== p.before.categoryId,
+  }))
+  if (values.length === 0) return
+  await sql`
+    update transactions as t set
+      category_id = v.category_id, payee_id = v.payee_id, memo = v.memo, updated_at = ${now},
+      suggested_category_id = case when v.decided then null else t.suggested_category_id end,
+      suggestion_confidence = case when v.decided then null else t.suggestion_confidence end,
+      suggestion_reason = case when v.decided then null else t.suggestion_reason end
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+      as v(id text, category_id text, payee_id text, memo text, decided boolean)
+    where t.household_id = ${householdId} and t.id = v.id`.execute(tx)
+}
+
+/** Whether a plan changes a column of the row itself (not only its links). */
+function changesColumns(p: RowPlan): boolean {
+  return (
+    p.result.categoryId !== p.before.categoryId ||
+    p.result.payeeId !== p.before.payeeId ||
+    p.result.memo !== p.before.memo
+  )
+}
+
+/**
+ * Ends a back-fill whose pages `writePage` wrote: tag and flag links in bulk, a touch of the rows
+ * whose only change is a link (so a reader sees them changed), and the run's records. Balances
+ * do not move: no rule changes an amount, a status or an account.
+ */
+export async function finishRun(
+  tx: Transaction<Database>,
+  householdId: string,
+  plans: readonly RowPlan[],
+  now: Date,
+): Promise<void> {
   await addLinks(
     tx,
     householdId,
@@ -207,9 +219,7 @@ export async function writeRun(
     'flags',
     plans.flatMap((p) => p.result.addedFlagIds.map((id) => [p.transactionId, id] as const)),
   )
-  // Links alone change no transaction column; touch those rows so a reader sees them changed.
-  const columns = new Set(changed)
-  const linkOnly = plans.filter((p) => !columns.has(p)).map((p) => p.transactionId)
+  const linkOnly = plans.filter((p) => !changesColumns(p)).map((p) => p.transactionId)
   for (let i = 0; i < linkOnly.length; i += WRITE_CHUNK) {
     await tx
       .updateTable('transactions')

@@ -5,7 +5,7 @@ import { conflict } from '../errors.ts'
 import type { ReferenceUse } from '../ledger/references.ts'
 import { requireReferences } from '../ledger/references.ts'
 import { defineMutator } from '../mutator/define.ts'
-import { planRun, type RuleRunResult, runResult, writeRun } from './backfill.ts'
+import { finishRun, planRun, type RuleRunResult, runResult, writePage } from './backfill.ts'
 import { compileRules, liveRules, requireRule } from './load.ts'
 import { type Rule, toRule } from './model.ts'
 import { type Action, CreateRuleArgsSchema, RuleIdArgsSchema, UpdateRuleArgsSchema } from './schema.ts'
@@ -124,8 +124,10 @@ export const applyRule = defineMutator({
   async run(tx, args, ctx): Promise<RuleRunResult> {
     const rule = await requireRule(tx, ctx.householdId, args.id)
     const rules = await compileRules(tx, ctx.householdId, [rule])
-    const { examined, plans } = await planRun(tx, ctx.householdId, rules)
-    await writeRun(tx, ctx.householdId, plans, ctx.now)
+    const { examined, plans } = await planRun(tx, ctx.householdId, rules, (page) =>
+      writePage(tx, ctx.householdId, page, ctx.now),
+    )
+    await finishRun(tx, ctx.householdId, plans, ctx.now)
     const result = runResult(examined, plans)
     if (result.changedCount > 0) ctx.emit('rule.applied', appliedEvent(rule.id, result))
     return result
@@ -148,8 +150,10 @@ export const applyAllRules = defineMutator({
       ctx.householdId,
       await liveRules(tx, ctx.householdId, { enabledOnly: true }),
     )
-    const { examined, plans } = await planRun(tx, ctx.householdId, rules)
-    await writeRun(tx, ctx.householdId, plans, ctx.now)
+    const { examined, plans } = await planRun(tx, ctx.householdId, rules, (page) =>
+      writePage(tx, ctx.householdId, page, ctx.now),
+    )
+    await finishRun(tx, ctx.householdId, plans, ctx.now)
     const result = runResult(examined, plans)
     if (result.changedCount > 0) ctx.emit('rule.applied', appliedEvent(null, result))
     return result
