@@ -9,8 +9,8 @@ import { IdbQueue } from './queue/idb-queue.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
 import type { SocketLike } from './sync-client.ts'
 
-export { EngineError } from '@hearth/engine'
-export { ulid } from 'ulidx'
+/** `ulid()` makes a new random ULID, for ids an app makes before it calls `mutate`. */
+export { EngineError, newUlid as ulid } from '@hearth/engine'
 export * from './emitter.ts'
 export * from './hearth.ts'
 export * from './hearth-error.ts'

@@ -1,5 +1,4 @@
-import { type Mutator, UlidSchema } from '@hearth/engine'
-import { ulid } from 'ulidx'
+import { type Mutator, newUlid, UlidSchema } from '@hearth/engine'
 import type { z } from 'zod'
 
 /** Verbs whose `id` names a row the call creates, rather than one that exists. */
@@ -24,7 +23,7 @@ function fill(schema: z.ZodType, value: unknown): unknown {
       const out: Record<string, unknown> = { ...value }
       for (const [key, field] of Object.entries(def.shape ?? {})) {
         if (key === 'id' && field === UlidSchema) {
-          if (out.id === undefined) out.id = ulid()
+          if (out.id === undefined) out.id = newUlid()
         } else if (Array.isArray(out[key])) {
           out[key] = fill(field, out[key])
         }

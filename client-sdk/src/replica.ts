@@ -5,6 +5,7 @@ import {
   EngineError,
   type HouseholdContext,
   migrateToLatest,
+  newUlid,
   parseArgs,
   type Role,
   SCOPES,
@@ -20,7 +21,6 @@ import {
   type TableRows,
 } from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
-import { ulid } from 'ulidx'
 import { Mutex } from './emitter.ts'
 import type { MutationQueue, QueueRecord } from './queue/mutation-queue.ts'
 
@@ -121,7 +121,7 @@ export class Replica {
         'The store and its queue belong to different devices; refusing to guess which is right.',
       )
     }
-    const clientId = header?.clientId ?? state?.client_id ?? ulid()
+    const clientId = header?.clientId ?? state?.client_id ?? newUlid()
     if (!header) await queue.append({ type: 'client', clientId, householdId })
     if (!state) {
       state = await db

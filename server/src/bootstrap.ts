@@ -1,5 +1,4 @@
-import { operations, runMutation, SCOPES, type Store } from '@hearth/engine'
-import { ulid } from 'ulidx'
+import { newUlid, operations, runMutation, SCOPES, type Store } from '@hearth/engine'
 import { mintApiKey } from './auth/api-key-token.ts'
 
 /** What first start created; `token` is the only copy of the owner's key. */
@@ -17,8 +16,8 @@ export interface Bootstrap {
 export async function bootstrapOwner(store: Store, initToken?: string): Promise<Bootstrap | null> {
   const existing = await store.db.selectFrom('users').select('id').limit(1).executeTakeFirst()
   if (existing) return null
-  const userId = ulid()
-  const householdId = ulid()
+  const userId = newUlid()
+  const householdId = newUlid()
   const actor = { userId, scopes: [...SCOPES], now: new Date() }
   await runMutation(store.db, operations.users.create, { id: userId, name: 'Owner' }, actor)
   await runMutation(
@@ -32,7 +31,7 @@ export async function bootstrapOwner(store: Store, initToken?: string): Promise<
     store.db,
     operations.apiKeys.create,
     {
-      id: ulid(),
+      id: newUlid(),
       name: 'Owner key (first start)',
       scopes: [...SCOPES],
       keyHash: key.hash,

@@ -4,6 +4,7 @@ import {
   EngineError,
   isScope,
   migrateToLatest,
+  newUlid,
   operations,
   type Role,
   runMutation,
@@ -13,7 +14,6 @@ import {
   type Store,
 } from '@hearth/engine'
 import { DataDirLockedError, openStore } from '@hearth/engine/node'
-import { ulid } from 'ulidx'
 import { mintApiKey } from '../auth/api-key-token.ts'
 import { loadConfig } from '../config.ts'
 
@@ -63,7 +63,7 @@ class UsageError extends Error {}
 
 const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text: string; json: unknown }>> = {
   async 'user create'(store, v) {
-    const id = ulid()
+    const id = newUlid()
     const { result } = await runMutation(
       store.db,
       operations.users.create,
@@ -73,7 +73,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     return { text: `Created user ${result.id} (${result.name}).`, json: result }
   },
   async 'household create'(store, v) {
-    const id = ulid()
+    const id = newUlid()
     const owner = required(v, 'owner')
     await assertUser(store, owner)
     const { result } = await runMutation(
@@ -116,7 +116,7 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     const { result } = await runMutation(
       store.db,
       operations.apiKeys.create,
-      { id: ulid(), name: required(v, 'name'), scopes, keyHash: minted.hash, prefix: minted.prefix },
+      { id: newUlid(), name: required(v, 'name'), scopes, keyHash: minted.hash, prefix: minted.prefix },
       actingAs(userId),
     )
     return {

@@ -5,6 +5,7 @@ import {
   claimIdempotencyKey,
   EngineError,
   type IdempotencyClaim,
+  newUlid,
   type Operation,
   parseArgs,
   runQuery,
@@ -14,7 +15,6 @@ import {
   storeIdempotentRefusal,
 } from '@hearth/engine'
 import type { Context } from 'hono'
-import { ulid } from 'ulidx'
 import { type AppEnv, actorContext, householdContext } from './env.ts'
 import { engineProblem, problem } from './problem.ts'
 import { RESERVED_PATH_WORDS } from './reserved-path-words.ts'
@@ -262,7 +262,7 @@ function mergeInput(spec: OperationRouteSpec, pathParams: readonly string[], inp
   const clash = Object.keys(given).filter((k) => Object.hasOwn(fromPath, k))
   if (clash.length > 0) throw unknownFields(clash, 'Unknown field: the path sets it.')
   const ids = Object.fromEntries(
-    (spec.clientIds ?? []).filter((k) => given[k] === undefined).map((k) => [k, ulid()]),
+    (spec.clientIds ?? []).filter((k) => given[k] === undefined).map((k) => [k, newUlid()]),
   )
   return { ...given, ...ids, ...fromPath }
 }

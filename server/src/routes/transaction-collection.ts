@@ -4,9 +4,8 @@ import {
   DailySummarySchema,
   StalePendingCountSchema,
 } from '@hearth/contracts'
-import { BULK_MAX, operations, UlidSchema } from '@hearth/engine'
+import { BULK_MAX, newUlid, operations, UlidSchema } from '@hearth/engine'
 import { z } from '@hono/zod-openapi'
-import { ulid } from 'ulidx'
 import { operationRoute } from '../http/operation-route.ts'
 
 const tag = 'Transactions'
@@ -30,7 +29,7 @@ const BulkCreateBody = z.strictObject({
 /** A row of a bulk body with its id filled; anything that is no object is left for the engine to refuse. */
 function withId(row: unknown): unknown {
   const isRow = row !== null && typeof row === 'object' && !Array.isArray(row)
-  return isRow && (row as { id?: unknown }).id === undefined ? { ...row, id: ulid() } : row
+  return isRow && (row as { id?: unknown }).id === undefined ? { ...row, id: newUlid() } : row
 }
 
 /**

@@ -1,7 +1,6 @@
 import { ApiKeyListSchema, CreateApiKeyBodySchema, CreatedApiKeySchema, UserSchema } from '@hearth/contracts'
-import { operations, PREFERENCES_MAX_BYTES } from '@hearth/engine'
+import { newUlid, operations, PREFERENCES_MAX_BYTES } from '@hearth/engine'
 import { z } from '@hono/zod-openapi'
-import { ulid } from 'ulidx'
 import { mintApiKey } from '../auth/api-key-token.ts'
 import { operationRoute, unknownFields } from '../http/operation-route.ts'
 
@@ -69,7 +68,7 @@ export const userRoutes = [
     prepare({ query, body }) {
       // The secret is minted here and only its hash reaches the operation and the database.
       const minted = mintApiKey()
-      const made = { id: ulid(), keyHash: minted.hash, prefix: minted.prefix }
+      const made = { id: newUlid(), keyHash: minted.hash, prefix: minted.prefix }
       // A query parameter is refused by the operation's schema; a field the server makes is
       // refused here rather than silently replaced.
       const given = { ...query, ...(body as Record<string, unknown>) }
