@@ -16,7 +16,8 @@ export interface RunOptions {
   /**
    * On a device: the pending mutation this run is, whose rows' prior images the change-log
    * triggers then record in `device_undo` (`hearth.undo`) instead of logging changes. Set in
-   * the clock's own statement, so a device's write pays no round trip for it.
+   * the clock's own statement, so a device's write pays no round trip for it; a device runs
+   * household mutators only (sync/registry.ts), so every run it makes ticks the clock.
    */
   undoFor?: number
 }
@@ -58,7 +59,6 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
   const householdId = mutator.level === 'household' ? (ctx as unknown as HouseholdContext).householdId : null
   const undo = options.undoFor === undefined ? null : String(options.undoFor)
   const version = householdId ? await tick(tx, householdId, undo) : null
-  if (!householdId && undo !== null) await sql`select set_config('hearth.undo', ${undo}, true)`.execute(tx)
   const events: DomainEvent[] = []
   const mctx = { ...ctx, emit: (type: string, data: Record<string, unknown>) => events.push({ type, data }) }
   const result = await mutator.run(tx, args, mctx as MutationContext<C>)

@@ -16,8 +16,6 @@ export const MAX_LISTED = 500
 /** One row a run would change, and what each rule changed on it. */
 export interface RowPlan {
   transactionId: string
-  /** The row's date, by which the writes are ordered. */
-  date: string
   before: { categoryId: string | null; payeeId: string | null; memo: string | null }
   result: Classification
 }
@@ -115,7 +113,6 @@ export async function planRun(
       if (result.applications.length > 0) {
         found.push({
           transactionId: row.id,
-          date: row.date,
           before: { categoryId: row.category_id, payeeId: row.payee_id, memo: row.memo },
           result,
         })

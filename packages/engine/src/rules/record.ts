@@ -60,7 +60,7 @@ export async function recordRun(
   rows: readonly AppliedRow[],
   now: Date,
 ): Promise<void> {
-  const groups = new Map<string, { rule_id: string; changes: unknown; transaction_ids: string[] }>()
+  const groups = new Map<string, { rule_id: string; changes: RuleChanges; transaction_ids: string[] }>()
   for (const row of rows) {
     for (const a of row.result.applications) {
       const key = `${a.ruleId}\u0000${JSON.stringify(a.changes)}`
@@ -70,7 +70,7 @@ export async function recordRun(
     }
   }
   const numbered = new Map<string, number>()
-  const records: { id: string; rule_id: string; changes: unknown; transaction_ids: string[] }[] = []
+  const records: { id: string; rule_id: string; changes: RuleChanges; transaction_ids: string[] }[] = []
   for (const group of groups.values()) {
     for (let i = 0; i < group.transaction_ids.length; i += RUN_RECORD_ROWS) {
       const n = numbered.get(group.rule_id) ?? 0
