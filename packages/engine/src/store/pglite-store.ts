@@ -2,6 +2,7 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
 import { Kysely } from 'kysely'
 import { PGliteDialect } from 'kysely-pglite-dialect'
 import type { Database } from '../database.ts'
+import { PreparedPGlite } from './prepared-pglite.ts'
 import type { Store } from './store.ts'
 import { TYPE_PARSERS } from './type-parsers.ts'
 
@@ -23,7 +24,10 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
 
 /** Wraps an already-open PGlite (a clone, say) as a store. */
 export function wrapPGlite(pg: PGlite, location: string, onClose?: () => Promise<void> | void): Store {
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pg) })
+  const db = new Kysely<Database>({
+    // The dialect drives anything with PGlite's `query()` and `close()`: here, prepared statements.
+    dialect: new PGliteDialect(new PreparedPGlite(pg) as unknown as PGlite),
+  })
   return {
     db,
     kind: 'pglite',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
+import { isStaleStatement } from './stale-statement.ts'
 
 /** Statements a connection keeps prepared at most; beyond it, text is parsed and planned each time. */
 const MAX_PREPARED_PER_CONNECTION = 500
@@ -23,34 +24,48 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i
  */
 export class PreparedClient extends pg.Client {
   #prepared = new Set<string>()
+  /** Bumped when a kept statement went stale, so every statement is prepared afresh. */
+  #generation = 0
 
   constructor(config?: string | pg.ClientConfig) {
     super(config)
     const query = super.query.bind(this) as (...args: unknown[]) => unknown
     this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+      const text = config as string
       const name =
         typeof config === 'string' && Array.isArray(values) && values.length <= MAX_PREPARED_VALUES
-          ? this.#nameFor(config)
+          ? this.#nameFor(text)
           : null
-      if (name) {
-        this.#prepared.add(name)
-        return callback === undefined
-          ? query({ name, text: config as string, values })
-          : query({ name, text: config as string, values }, callback)
+      if (!name) return query(config, values, callback)
+      if (callback !== undefined) return query({ name, text, values }, callback)
+      const run = (named: string) => {
+        this.#prepared.add(named)
+        return query({ name: named, text, values }) as Promise<unknown>
       }
-      return query(config, values, callback)
+      return run(name).catch((error: unknown) => {
+        // A kept statement no longer fits its table (DDL since it was prepared, such as a
+        // migration by another server: "cached plan must not change result type"): prepare
+        // everything afresh. Outside a transaction the statement runs again at once; inside
+        // one the transaction has failed, and its caller's retry will find fresh statements.
+        if (!isStaleStatement(error)) throw error
+        this.#generation++
+        this.#prepared.clear()
+        if (this.getTransactionStatus() !== 'I') throw error
+        const fresh = this.#nameFor(text)
+        return fresh ? run(fresh) : query(text, values)
+      })
     }) as pg.Client['query']
   }
 
   /** The statement's name when it is (or may now be) prepared on this connection, else null. */
   #nameFor(text: string): string | null {
     if (text.length > MAX_PREPARED_LENGTH || !PREPARABLE.test(text)) return null
-    const name = statementName(text)
+    const name = statementName(text, this.#generation)
     return this.#prepared.size < MAX_PREPARED_PER_CONNECTION || this.#prepared.has(name) ? name : null
   }
 }
 
 /** The same text gets the same name on every connection. */
-function statementName(text: string): string {
-  return `h_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+function statementName(text: string, generation: number): string {
+  return `h${generation}_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
 }
