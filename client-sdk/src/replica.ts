@@ -105,6 +105,8 @@ export class Replica {
   /** Migrates the store, then reconciles it with the queue: see `reconcile`. */
   static async open(store: Store, queue: MutationQueue, householdId: string): Promise<Replica> {
     await migrateToLatest(store.db)
+    // This session is a replica: nothing here listens for the clock's announcements.
+    await sql`select set_config('hearth.replica', 'on', false)`.execute(store.db)
     const records = await queue.read()
     const header = records.find((r) => r.type === 'client')
     if (header && header.householdId !== householdId) {

@@ -14,6 +14,7 @@ import * as budgetClosings from './0012-budget-closings.ts'
 import * as learnedRules from './0013-learned-rules.ts'
 import * as statementChangeLog from './0014-statement-change-log.ts'
 import * as ruleRuns from './0015-rule-runs.ts'
+import * as deviceClockQuiet from './0016-device-clock-quiet.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -32,6 +33,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-learned-rules': learnedRules,
   '0014-statement-change-log': statementChangeLog,
   '0015-rule-runs': ruleRuns,
+  '0016-device-clock-quiet': deviceClockQuiet,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
