@@ -15,6 +15,7 @@ import * as learnedRules from './0013-learned-rules.ts'
 import * as statementChangeLog from './0014-statement-change-log.ts'
 import * as ruleRuns from './0015-rule-runs.ts'
 import * as deviceClockQuiet from './0016-device-clock-quiet.ts'
+import * as outboxClaimOrder from './0017-outbox-claim-order.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-statement-change-log': statementChangeLog,
   '0015-rule-runs': ruleRuns,
   '0016-device-clock-quiet': deviceClockQuiet,
+  '0017-outbox-claim-order': outboxClaimOrder,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
