@@ -134,9 +134,14 @@ async function benchStore(name: StoreName): Promise<Row[]> {
     const seen: number[] = []
     const local: number[] = []
     for (let i = 0; i < SEEN_SAMPLES + 10; i++) {
+      // The REST write's own fan-out reaches both devices before A's change starts, so the A-to-B
+      // sample measures A's change alone rather than two devices still rebasing the REST row.
+      const restId = ulid()
+      await Promise.all([a.send({ cmd: 'expect', id: restId }), b.send({ cmd: 'expect', id: restId })])
       const r0 = performance.now()
-      await rest(`/households/${seeded.small}/tags`, { id: ulid(), name: `rest ${i} ${ulid()}` })
+      await rest(`/households/${seeded.small}/tags`, { id: restId, name: `rest ${i} ${restId}` })
       const restMs = performance.now() - r0
+      await Promise.all([a.send({ cmd: 'arrived', id: restId }), b.send({ cmd: 'arrived', id: restId })])
       const id = ulid()
       await b.send({ cmd: 'expect', id })
       const { startedAt, answeredMs } = await a.send<{ startedAt: number; answeredMs: number }>({
