@@ -47,12 +47,15 @@ export class PreparedPGlite {
   readonly #pg: PGlite
   readonly #prepared = new Map<string, Prepared>()
   #counter = 0
+  /** Names unique to this wrapper, should two ever wrap one PGlite (names live in its session). */
+  readonly #prefix = `h${Math.random().toString(36).slice(2, 8)}_`
 
   constructor(pg: PGlite) {
     this.#pg = pg
   }
 
-  query(text: string, values: readonly unknown[] = []): Promise<PGliteQueryResult> {
+  async query(text: string, values: readonly unknown[] = []): Promise<PGliteQueryResult> {
+    await this.#pg.waitReady
     return this.#pg._runExclusiveQuery(async () => {
       try {
         const result =
@@ -118,7 +121,7 @@ export class PreparedPGlite {
       text.length <= MAX_PREPARED_LENGTH &&
       valueCount <= MAX_PREPARED_VALUES &&
       this.#prepared.size < MAX_PREPARED
-    const name = keep ? `h_${this.#counter++}` : ''
+    const name = keep ? `${this.#prefix}${this.#counter++}` : ''
     const messages = await this.#exec(concat([parse(name, text), describeStatement(name), SYNC]))
     const params = messages.find((m) => m.name === 'parameterDescription') as
       | { dataTypeIDs?: number[] }

@@ -1,4 +1,4 @@
-import { sharedStore } from '@hearth/test/store'
+import { sharedStore, TEST_DATABASE_URL } from '@hearth/test/store'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -70,4 +70,24 @@ describe('prepared statements', () => {
     const { rows } = await read()
     expect(rows[0]).toMatchObject({ id: 'v0', note: 'added' })
   })
+})
+
+describe('PreparedPGlite', () => {
+  it.skipIf(Boolean(TEST_DATABASE_URL))(
+    'lets two wrappers share one PGlite session without their names colliding',
+    async () => {
+      const { PGlite } = await import('@electric-sql/pglite')
+      const { PreparedPGlite } = await import('./prepared-pglite.ts')
+      const pg = new PGlite()
+      try {
+        const one = new PreparedPGlite(pg)
+        const two = new PreparedPGlite(pg)
+        expect((await one.query('select $1::int as n', [1])).rows).toEqual([{ n: 1 }])
+        expect((await two.query('select $1::text as t', ['x'])).rows).toEqual([{ t: 'x' }])
+        expect((await one.query('select $1::int as n', [2])).rows).toEqual([{ n: 2 }])
+      } finally {
+        await pg.close()
+      }
+    },
+  )
 })
