@@ -1,26 +1,12 @@
 import { createHash } from 'node:crypto'
 import pg from 'pg'
-import { isStaleStatement } from './stale-statement.ts'
-
-/** Statements a connection keeps prepared at most; beyond it, text is parsed and planned each time. */
-const MAX_PREPARED_PER_CONNECTION = 500
-/** Longer statements (bulk inserts with many rows) vary with their input: not worth keeping. */
-const MAX_PREPARED_LENGTH = 4_000
-/**
- * Nor statements with more values than this: a list of ids (`in ($2, …, $501)`) that a bulk
- * write sends again and again would get PostgreSQL's generic plan after five runs, blind to how
- * many rows the household or account holds (an import's check of 500 imported ids against a
- * 100,000-row account went from 3 ms to 120-190 ms once it did; bench:rules).
- */
-const MAX_PREPARED_VALUES = 64
-/** Only these can be prepared by name; `begin`, `commit` and DDL go as they are. */
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i
+import { isStaleStatement, MAX_PREPARED, worthPreparing } from './prepared-statements.ts'
 
 /**
  * A `pg` client that prepares each parameterized statement once per connection, by a name
  * derived from its text, as postgres.js does by default. PostgreSQL then skips parsing and
  * (after a few runs) planning: about 0.45 ms of a 2.7 ms REST write here, the auth join most
- * of all. Statements that vary with their input are left alone (see the limits above).
+ * of all. Statements that vary with their input are left alone (prepared-statements.ts).
  */
 export class PreparedClient extends pg.Client {
   #prepared = new Set<string>()
@@ -33,7 +19,7 @@ export class PreparedClient extends pg.Client {
     this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
       const text = config as string
       const name =
-        typeof config === 'string' && Array.isArray(values) && values.length <= MAX_PREPARED_VALUES
+        typeof config === 'string' && Array.isArray(values) && worthPreparing(text, values.length)
           ? this.#nameFor(text)
           : null
       if (!name) return query(config, values, callback)
@@ -59,9 +45,8 @@ export class PreparedClient extends pg.Client {
 
   /** The statement's name when it is (or may now be) prepared on this connection, else null. */
   #nameFor(text: string): string | null {
-    if (text.length > MAX_PREPARED_LENGTH || !PREPARABLE.test(text)) return null
     const name = statementName(text, this.#generation)
-    return this.#prepared.size < MAX_PREPARED_PER_CONNECTION || this.#prepared.has(name) ? name : null
+    return this.#prepared.size < MAX_PREPARED || this.#prepared.has(name) ? name : null
   }
 }
 

@@ -1,18 +1,5 @@
 import { type PGlite, types } from '@electric-sql/pglite'
-import { isStaleStatement } from './stale-statement.ts'
-
-/** Statements kept prepared at most; beyond it, text is parsed and planned each time. */
-const MAX_PREPARED = 500
-/** Longer statements (bulk writes) vary with their input: not worth keeping. */
-const MAX_PREPARED_LENGTH = 4_000
-/**
- * Nor statements with more values than this: PostgreSQL would give a list of ids sent again
- * and again its generic plan, blind to how many rows the household holds (as prepared-client.ts
- * explains for PostgreSQL; the two stores prepare the same statements).
- */
-const MAX_PREPARED_VALUES = 64
-/** Only these can be prepared by name; `begin`, `commit` and DDL go as simple queries. */
-const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i
+import { isPreparable, isStaleStatement, MAX_PREPARED, worthPreparing } from './prepared-statements.ts'
 
 interface Field {
   name: string
@@ -58,11 +45,9 @@ export class PreparedPGlite {
     await this.#pg.waitReady
     return this.#pg._runExclusiveQuery(async () => {
       try {
-        const result =
-          values.length === 0 && !PREPARABLE.test(text)
-            ? await this.#simple(text)
-            : await this.#extended(text, values)
-        return result
+        return values.length === 0 && !isPreparable(text)
+          ? await this.#simple(text)
+          : await this.#extended(text, values)
       } catch (error) {
         if (error && typeof error === 'object') Object.assign(error, { query: text, params: values })
         throw error
@@ -116,11 +101,7 @@ export class PreparedPGlite {
    * the unnamed statement, which the next parse replaces.
    */
   async #prepare(text: string, valueCount: number): Promise<Prepared> {
-    const keep =
-      PREPARABLE.test(text) &&
-      text.length <= MAX_PREPARED_LENGTH &&
-      valueCount <= MAX_PREPARED_VALUES &&
-      this.#prepared.size < MAX_PREPARED
+    const keep = worthPreparing(text, valueCount) && this.#prepared.size < MAX_PREPARED
     const name = keep ? `${this.#prefix}${this.#counter++}` : ''
     const messages = await this.#exec(concat([parse(name, text), describeStatement(name), SYNC]))
     const params = messages.find((m) => m.name === 'parameterDescription') as
