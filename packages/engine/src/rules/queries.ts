@@ -98,17 +98,13 @@ export const listRuleApplications = defineQuery({
         }),
       ),
     ]
-    items.sort((a, b) =>
-      a.appliedAt === b.appliedAt
-        ? a.id < b.id
-          ? 1
-          : a.id > b.id
-            ? -1
-            : 0
-        : a.appliedAt < b.appliedAt
-          ? 1
-          : -1,
-    )
+    // Newest first, then by id descending, as each of the two reads above ordered its own.
+    items.sort((a, b) => descending(a.appliedAt, b.appliedAt) || descending(a.id, b.id))
     return { items: items.slice(0, MAX_APPLICATIONS) }
   },
 })
+
+/** A comparator's answer for descending order, by code unit (as `collate "C"` orders). */
+function descending(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0
+}

@@ -37,7 +37,7 @@ export interface RuleApplicationsTable {
 
 /**
  * One rule changing rows the same way in one back-fill (`apply`, `apply-all`): which rows, which
- * fields, from what to what, and when (migrations/0014-rule-runs.ts).
+ * fields, from what to what, and when (migrations/0015-rule-runs.ts).
  */
 export interface RuleRunsTable {
   household_id: string

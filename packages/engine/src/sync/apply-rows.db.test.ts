@@ -8,7 +8,6 @@ import {
   RowWriter,
   readDelta,
   readSnapshot,
-  recordUndoFor,
   type TableRows,
   undoPending,
 } from '@hearth/engine/sync'
@@ -65,25 +64,27 @@ describe('replica row sync', () => {
     const accountId = await seed(store, ctx)
     const before = await dumpHousehold(store.db, ctx.householdId)
     await inRolledBackTransaction(store, async (tx) => {
-      await recordUndoFor(tx, 1)
+      // As a device runs pending mutations 1 and 2, the second making two writes.
       await applyMutation(
         tx,
         operations.accounts.update,
         { id: accountId, name: 'Renamed' },
         { ...ctx, now: new Date() },
+        { undoFor: 1 },
       )
-      await recordUndoFor(tx, 2)
       await applyMutation(
         tx,
         operations.transactions.create,
         { id: ulid(), accountId, date: '2024-03-11', amountCents: -500, splits: [] },
         { ...ctx, now: new Date() },
+        { undoFor: 2 },
       )
       await applyMutation(
         tx,
         operations.tags.create,
         { id: ulid(), name: 'Trip' },
         { ...ctx, now: new Date() },
+        { undoFor: 2 },
       )
       const logged = await tx
         .selectFrom('change_log')

@@ -51,16 +51,6 @@ export async function undoPending(tx: Transaction<Database>): Promise<number> {
   return rows[0]?.n ?? 0
 }
 
-/**
- * Marks the rest of the transaction (or until the next call) as the work of pending mutation
- * `mutationId`: the log trigger records undo images for it instead of change-log rows.
- */
-export async function recordUndoFor(tx: Transaction<Database>, mutationId: number | null): Promise<void> {
-  await sql`select set_config('hearth.undo', ${mutationId === null ? '' : String(mutationId)}, true)`.execute(
-    tx,
-  )
-}
-
 /** A table as a replica writes it: its columns and primary key, and the statements built on them. */
 interface TableShape {
   key: string[]
