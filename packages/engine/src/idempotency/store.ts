@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
+import { executeDeferred } from '../store/deferred-writes.ts'
 
 /** Stored keys older than this are forgotten; a later request with the same key runs afresh. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
@@ -78,12 +79,14 @@ export async function storeIdempotentAnswer(
   claim: IdempotencyClaim,
   answer: StoredAnswer,
 ): Promise<void> {
-  await tx
-    .updateTable('idempotency_keys')
-    .set({ state: 'done', status: answer.status, content_type: answer.contentType, body: answer.body })
-    .where('user_id', '=', claim.userId)
-    .where('key', '=', claim.key)
-    .execute()
+  await executeDeferred(
+    tx,
+    tx
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', status: answer.status, content_type: answer.contentType, body: answer.body })
+      .where('user_id', '=', claim.userId)
+      .where('key', '=', claim.key),
+  )
 }
 
 /**

@@ -1,13 +1,14 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { monotonicFactory } from 'ulidx'
 import type { z } from 'zod'
 import type { Database } from '../database.ts'
 import { EngineError, insufficientScope, ownerOnly } from '../errors.ts'
+import { monotonicUlids } from '../shared/ulid.ts'
+import { executeDeferred } from '../store/deferred-writes.ts'
 import type { ActorContext, DomainEvent, HouseholdContext, MutationContext } from './context.ts'
 import type { Mutator, Operation, Query } from './define.ts'
 import { parseArgs } from './parse-args.ts'
 
-const eventId = monotonicFactory()
+const eventId = monotonicUlids()
 
 /** How a mutation's side effects leave the transaction. */
 export interface RunOptions {
@@ -63,9 +64,10 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
   const mctx = { ...ctx, emit: (type: string, data: Record<string, unknown>) => events.push({ type, data }) }
   const result = await mutator.run(tx, args, mctx as MutationContext<C>)
   if (events.length > 0 && (options.effects ?? 'outbox') === 'outbox') {
-    await tx
-      .insertInto('outbox')
-      .values(
+    // Nothing reads it back: a pipelining store sends it with the commit rather than before it.
+    await executeDeferred(
+      tx,
+      tx.insertInto('outbox').values(
         events.map((e) => ({
           household_id: householdId,
           topic: 'event',
@@ -78,8 +80,8 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
             data: e.data,
           }),
         })),
-      )
-      .execute()
+      ),
+    )
   }
   return { result, version }
 }

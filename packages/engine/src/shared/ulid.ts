@@ -1,4 +1,4 @@
-import { ulid } from 'ulidx'
+import { monotonicFactory, type ULIDFactory, ulid } from 'ulidx'
 
 /** Random words drawn from the platform's CSPRNG a thousand at a time. */
 const pool = new Uint32Array(1024)
@@ -20,4 +20,12 @@ function pooledRandom(): number {
  */
 export function newUlid(seedTime?: number): string {
   return ulid(seedTime, pooledRandom)
+}
+
+/**
+ * A maker of ULIDs that increase within this process, even within one millisecond (event ids),
+ * drawing from the same pool as `newUlid` rather than the CSPRNG once per character.
+ */
+export function monotonicUlids(): ULIDFactory {
+  return monotonicFactory(pooledRandom)
 }

@@ -1,6 +1,7 @@
-import { Kysely, PostgresDialect } from 'kysely'
+import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../database.ts'
+import { PipelinedPostgresDriver } from './pipelined-postgres-driver.ts'
 import { PreparedClient } from './prepared-client.ts'
 import type { Store } from './store.ts'
 import { TYPE_PARSERS } from './type-parsers.ts'
@@ -27,11 +28,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     max: options.poolSize ?? 10,
     types,
     Client: PreparedClient,
+    // Statements go out without waiting for the answers before them (PipelinedPostgresDriver).
+    pipeline: true,
   })
   // Fail at start-up, not on the first request, when the server is unreachable.
   const client = await pool.connect()
   client.release()
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new PipelinedPostgresDriver(pool),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  })
   return {
     db,
     kind: 'postgres',
