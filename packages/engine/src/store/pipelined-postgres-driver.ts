@@ -100,8 +100,7 @@ class PipelinedConnection implements DatabaseConnection {
     }
   }
 
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    // biome-ignore lint/correctness/useYield: streaming is refused before anything is yielded.
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming queries are not supported on a pipelined PostgreSQL connection.')
   }
 
@@ -110,13 +109,14 @@ class PipelinedConnection implements DatabaseConnection {
     this.inTransaction = false
     const ended = this.#client.query(text)
     await this.#drain()
+    const failure = this.#takeFailure()
     try {
       await ended
-    } finally {
-      const failure = this.#takeFailure()
-      // A commit behind a failed statement rolled back: the failure is the answer.
-      if (failure && text === 'commit') throw failure
+    } catch (error) {
+      throw failure ?? error
     }
+    // A commit behind a failed statement rolled back: the failure is the answer.
+    if (failure && text === 'commit') throw failure
   }
 
   release(): void {
