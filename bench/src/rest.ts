@@ -3,7 +3,8 @@
  * floor, measured in the same run because this machine is shared and noisy. The server runs in a
  * process of its own, as `npm start` runs it. The floor is an HTTP round trip to a route that
  * answers without the store (a request with no key, refused with 401) plus a raw SQL insert of
- * the same row with its own commit.
+ * the same row with its own commit. On PostgreSQL it also measures the least any write with the
+ * engine's contract can cost here (least-write-server.ts): hand-written SQL in one round trip.
  */
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -24,6 +25,7 @@ const WARMUP = 30
 const TARGETS = { postgresRatio: 1.5, pgliteMs: 5 }
 
 const id = monotonicFactory()
+const LEAST_WRITE_SERVER = new URL('./least-write-server.ts', import.meta.url).pathname
 
 async function main(): Promise<void> {
   const { stores } = benchArgs()
@@ -78,17 +80,32 @@ async function benchStore(name: StoreName): Promise<string[][]> {
         values (${rawHousehold}, ${id()}, ${`raw ${id()}`}, null, ${now}, ${now})`.execute(db)
     })
 
-    const post = (headers: Record<string, string>) => async () => {
-      const res = await fetch(`${url}/households/${household.id}/tags`, {
-        method: 'POST',
-        headers: { ...auth, ...headers },
-        body: JSON.stringify({ name: `rest ${id()}` }),
-      })
-      if (res.status !== 201) throw new Error(`POST tags: ${res.status} ${await res.text()}`)
-      await res.arrayBuffer()
-    }
+    const post =
+      (headers: Record<string, string>, base = url) =>
+      async () => {
+        const res = await fetch(`${base}/households/${household.id}/tags`, {
+          method: 'POST',
+          headers: { ...auth, ...headers },
+          body: JSON.stringify({ name: `rest ${id()}` }),
+        })
+        if (res.status !== 201) throw new Error(`POST tags: ${res.status} ${await res.text()}`)
+        await res.arrayBuffer()
+      }
     const write = await sample(post({}))
     const idempotent = await sample(async () => post({ 'idempotency-key': id() })())
+    // On PostgreSQL, the least any write with the engine's contract costs here (least-write-server.ts).
+    let least: Timing | null = null
+    if (scratch) {
+      const started = await startServer(
+        { DATABASE_URL: scratch.url, HOUSEHOLD_ID: household.id },
+        LEAST_WRITE_SERVER,
+      )
+      try {
+        least = await sample(post({}, started.url))
+      } finally {
+        await stopServer(started.child)
+      }
+    }
 
     const floor = trivial.medianMs + raw.medianMs
     const target = name === 'postgres' ? `<= ${TARGETS.postgresRatio}x floor` : `<= ${TARGETS.pgliteMs} ms`
@@ -110,6 +127,15 @@ async function benchStore(name: StoreName): Promise<string[][]> {
       [name, 'floor = round trip + raw insert', floor.toFixed(2), '', '1.00x', ''],
       row('REST write: POST tags', write, `${target}: ${verdict(write.medianMs)}`),
       row('REST write with Idempotency-Key', idempotent, `${target}: ${verdict(idempotent.medianMs)}`),
+      ...(least
+        ? [
+            row(
+              'least write: 1 pipelined round trip, no auth',
+              least,
+              `${target}: ${verdict(least.medianMs)}`,
+            ),
+          ]
+        : []),
     ]
   } finally {
     if (server) await stopServer(server)

@@ -2,11 +2,15 @@ import { type ChildProcess, spawn } from 'node:child_process'
 
 const serverMain = new URL('../../server/src/main.ts', import.meta.url).pathname
 
-/** Starts `npm start`'s entry in a child process on a free port, as production runs it. */
+/**
+ * Starts `npm start`'s entry (or another script that prints `listening on <url>`) in a child
+ * process on a free port, as production runs it.
+ */
 export async function startServer(
   env: Record<string, string>,
+  script = serverMain,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverMain], {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
