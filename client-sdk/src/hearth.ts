@@ -214,9 +214,10 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
   })
 
   const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
-    const { result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, args), (queued) =>
-      connection?.push(queued),
-    )
+    const { result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, args), {
+      push: (queued) => connection?.push(queued),
+      settled: (queued, refused) => connection?.settled(queued, refused),
+    })
     connection?.localMutation()
     events.emit('change', { source: 'local', tables: tables && [...tables] })
     return result

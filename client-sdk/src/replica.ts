@@ -75,6 +75,16 @@ export interface RebaseOutcome {
 const BULK_PAGE_ROWS = 1000
 
 const COMPACT_AFTER = 2000
+/** Mutation ids reserved by one durable queue record (see `reserveThrough`). */
+const ID_BLOCK = 100
+
+/** Who hears of a local mutation as it runs: the push, and how the replica took it. */
+export interface MutateHooks {
+  /** The mutation is checked and numbered: push it now, while the replica applies it. */
+  push?(mutation: PendingMutation): void
+  /** The local call is over: the replica applied the mutation, or refused it (the caller's error). */
+  settled?(mutation: PendingMutation, refused: boolean): void
+}
 const COMPACT_IDLE_AFTER = 200
 
 /**
@@ -90,6 +100,8 @@ export class Replica {
   /** Whether `mutate` and `rebase` should say which tables they changed (someone watches). */
   trackTables = false
   private nextId = 1
+  /** The highest id a restart may not issue again: reserved durably in the queue. */
+  private reservedThrough = 0
   private queueRecords = 0
   private readonly mutex = new Mutex()
   private readonly writer = new RowWriter()
@@ -141,7 +153,12 @@ export class Replica {
       version: state.version,
       lmid: state.lmid,
     })
-    await replica.reconcile(records, header?.type === 'client' ? (header.floor ?? 0) : 0)
+    const floor = records.reduce(
+      (highest, r) =>
+        Math.max(highest, r.type === 'client' ? (r.floor ?? 0) : r.type === 'reserve' ? r.through : 0),
+      0,
+    )
+    await replica.reconcile(records, floor)
     return replica
   }
 
@@ -160,17 +177,17 @@ export class Replica {
   }
 
   /**
-   * Runs a mutation locally: checks it, appends it to the durable queue while the replica applies
-   * it, and records it as pending in the same transaction, which commits only once the queue
-   * record is durable (so the replica never holds a mutation the queue lacks). `ready` is called
-   * as soon as the record is durable and the replica has accepted it (its deferred checks
-   * included), before the commit: the push can leave while the transaction finishes. If the
-   * replica refuses it, the queue learns the id is dropped, and the caller gets the error.
+   * Runs a mutation locally: checks its arguments and scope, hands it to `hooks.push` (so the push
+   * leaves while the replica works), appends it to the durable queue while the replica applies it,
+   * and records it as pending in the same transaction, which commits only once the queue record
+   * is durable (so the replica never holds a mutation the queue lacks). If the replica refuses
+   * it, the queue learns the id is dropped and the caller gets the error; the server, which has
+   * it already, decides on its own state. `hooks.settled` hears how the call ended.
    */
   mutate(
     name: string,
     rawArgs: unknown,
-    ready?: (mutation: PendingMutation) => void,
+    hooks: MutateHooks = {},
   ): Promise<{ mutation: PendingMutation; result: unknown; tables: Set<string> | null }> {
     return this.mutex.run(async () => {
       const mutator = deviceMutator(name)
@@ -187,6 +204,8 @@ export class Replica {
       if (this.identity.userId !== null) authorize(mutator, this.context(now))
       parseArgs(mutator.args, args)
       const mutation: PendingMutation = { id: this.nextId++, name, args, at: now.toISOString() }
+      await this.reserveThrough(mutation.id)
+      hooks.push?.(mutation)
       // The fsync runs on the thread pool while PGlite applies the mutation on this thread.
       const durable = this.queue.append({ type: 'mutation', ...mutation })
       durable.catch(() => {})
@@ -196,11 +215,11 @@ export class Replica {
         const { result, tables } = await this.store.db.transaction().execute(async (tx) => {
           const result = await this.applyOne(tx, mutation)
           await durable
-          ready?.(mutation)
           await this.insertPending(tx, mutation)
           return { result, tables: tracking ? await undoTables(tx, mutation.id) : null }
         })
         this.pendingCount++
+        hooks.settled?.(mutation, false)
         return { mutation, result, tables }
       } catch (error) {
         // A record that never became durable needs no drop; one that did is dropped after it.
@@ -211,9 +230,24 @@ export class Replica {
           )
         )
           await this.queue.append({ type: 'drop', id: mutation.id })
+        hooks.settled?.(mutation, true)
         throw error
       }
     })
+  }
+
+  /**
+   * Makes sure no restart can issue `id` again before it is pushed: a push leaves before the
+   * mutation's own queue record is durable, so ids are reserved durably ahead, a block at a
+   * time (one queue write per `ID_BLOCK` mutations), and a restarted device starts after the
+   * block. Ids skipped that way are never used; the server only needs them increasing.
+   */
+  private async reserveThrough(id: number): Promise<void> {
+    if (id <= this.reservedThrough) return
+    const through = id + ID_BLOCK - 1
+    await this.queue.append({ type: 'reserve', through })
+    this.reservedThrough = through
+    this.queueRecords++
   }
 
   /**
@@ -416,6 +450,7 @@ export class Replica {
     this.queueRecords = mutations.length
     const highest = [...mutations.map((m) => m.id), ...pendingIds].reduce((a, b) => Math.max(a, b), 0)
     this.nextId = Math.max(floor, this.identity.lmid, highest) + 1
+    this.reservedThrough = this.nextId - 1
   }
 
   /** Applies one mutation as pending: undo images on, deferred checks run at its end. */
@@ -463,7 +498,7 @@ export class Replica {
         type: 'client',
         clientId: this.identity.clientId,
         householdId: this.identity.householdId,
-        floor: this.nextId - 1,
+        floor: Math.max(this.nextId - 1, this.reservedThrough),
       },
       ...rest.map((m) => ({ type: 'mutation' as const, ...m })),
     ])

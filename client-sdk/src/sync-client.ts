@@ -106,6 +106,12 @@ export class SyncConnection {
   private welcomed = false
   private caughtUp = false
   private sentThrough = 0
+  /** Pushed mutations the replica refused, whose refusal the caller already has. */
+  private readonly refusedLocally = new Set<number>()
+  /** Pushed mutations whose local call is still running: how each announces its end. */
+  private readonly localCalls = new Map<number, () => void>()
+  /** Ends of those calls, awaited before the server's verdict on one is announced. */
+  private readonly localEnds = new Map<number, Promise<void>>()
   private sent = new Map<number, PendingMutation>()
   private deltaPages: RowChangeInput[] = []
   /** Where the deltas received so far lead; applied together by one rebase. */
@@ -177,10 +183,11 @@ export class SyncConnection {
   }
 
   /**
-   * Pushes a local mutation now if connected: called once it is durable in the queue and the
-   * replica accepted it, while the replica's transaction commits.
+   * Pushes a local mutation now if connected: called as the local call starts, once the mutation
+   * is checked and its id reserved, so the server runs it while the replica does.
    */
   push(mutation: PendingMutation): void {
+    this.localEnds.set(mutation.id, new Promise<void>((resolve) => this.localCalls.set(mutation.id, resolve)))
     // The usual case, nothing older unsent: push straight away, without reading the queue back.
     if (this.welcomed && this.sentThrough === mutation.id - 1) {
       this.sent.set(mutation.id, mutation)
@@ -189,6 +196,20 @@ export class SyncConnection {
       return
     }
     this.enqueue(() => this.pushPending())
+  }
+
+  /**
+   * A local call is over. If the replica refused a mutation this device already pushed, the
+   * caller has the error, so a refusal from the server is not announced again (and an
+   * application by the server arrives as any change does).
+   */
+  settled(mutation: PendingMutation, refused: boolean): void {
+    if (refused) {
+      this.sent.delete(mutation.id)
+      this.refusedLocally.add(mutation.id)
+    }
+    this.localCalls.get(mutation.id)?.()
+    this.localCalls.delete(mutation.id)
   }
 
   /** A local mutation was committed: the pending count changed. */
@@ -407,7 +428,15 @@ export class SyncConnection {
 
   private async rejections(results: readonly MutationResult[]): Promise<void> {
     for (const r of results) {
-      if (r.status !== 'rejected') continue
+      const localEnd = this.localEnds.get(r.id)
+      this.localEnds.delete(r.id)
+      if (r.status !== 'rejected') {
+        this.refusedLocally.delete(r.id)
+        continue
+      }
+      // The server may answer before the replica does: a refusal waits for the local verdict.
+      await localEnd
+      if (this.refusedLocally.delete(r.id)) continue
       const mutation = this.sent.get(r.id) ??
         (await this.replica.pendingAfter(r.id - 1, 1)).find((m) => m.id === r.id) ?? { id: r.id }
       this.events.emit('rejected', {

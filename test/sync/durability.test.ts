@@ -77,20 +77,57 @@ describe('device durability', () => {
     expect(await serverTags(owner.householdId)).toHaveLength(2)
   })
 
-  it('never pushes a mutation the replica refused while the caller waited', async () => {
+  it('announces a refusal by the replica once, as the error, and never pushes it again', async () => {
     const owner = await server.newOwner()
     const folder = await newDeviceFolder()
     const a = await newDevice(server, owner, { store: folder })
     await a.sync.whenSynced()
     await a.mutate.tags.create({ id: ulid(), name: 'Groceries' })
+    // The push left as the call started; the server, on the same state, refuses it too.
     await expect(a.mutate.tags.create({ id: ulid(), name: 'groceries' })).rejects.toMatchObject({
       status: 409,
     })
     await expectConverged(server, owner.householdId, [a])
     expect(await serverTags(owner.householdId)).toHaveLength(1)
+    expect(a.sync.rejected).toEqual([])
+    expect(queueLines(folder).filter((r) => r.type === 'drop')).toHaveLength(1)
     await closeDevice(a)
     const reopened = await newDevice(server, owner, { store: folder })
     expect(reopened.sync.status.pending).toBe(0)
+    await expectConverged(server, owner.householdId, [reopened])
+    expect(await serverTags(owner.householdId)).toHaveLength(1)
+  })
+
+  it('reserves ids durably ahead of its pushes, so a restart never issues one again', async () => {
+    const owner = await server.newOwner()
+    const folder = await newDeviceFolder()
+    const a = await newDevice(server, owner, { store: folder })
+    await a.sync.whenSynced()
+    await a.sync.disconnect()
+    await a.mutate.tags.create({ id: ulid(), name: 'First' })
+    await a.mutate.tags.create({ id: ulid(), name: 'Second' })
+    // One reserve record ahead of the block's first mutation: a push may leave before the
+    // mutation's own record is durable, and a process killed then must not reuse its id.
+    const lines = queueLines(folder)
+    expect(lines.map((r) => r.type)).toEqual(['client', 'reserve', 'mutation', 'mutation'])
+    const [reserve, first, second] = lines.slice(1)
+    expect(reserve.through).toBeGreaterThanOrEqual(second.id)
+    expect(second.id).toBe(first.id + 1)
+    await closeDevice(a)
+
+    const reopened = await newDevice(server, owner, { store: folder, connect: false })
+    await reopened.mutate.tags.create({ id: ulid(), name: 'After the restart' })
+    const third = queueLines(folder)
+      .filter((r) => r.type === 'mutation')
+      .at(-1)
+    expect(third.id).toBe(reserve.through + 1)
+    reopened.sync.connect()
+    await expectConverged(server, owner.householdId, [reopened])
+    expect((await serverTags(owner.householdId)).map((t) => t.name).sort()).toEqual([
+      'After the restart',
+      'First',
+      'Second',
+    ])
   })
 })
 

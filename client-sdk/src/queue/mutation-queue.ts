@@ -11,8 +11,10 @@ export type QueueRecord =
   | { type: 'client'; clientId: string; householdId: string; floor?: number }
   /** A local mutation, as it will be pushed. */
   | { type: 'mutation'; id: number; name: string; args: unknown; at: string }
-  /** A mutation the replica refused while the caller waited: it is never pushed. */
+  /** A mutation the replica refused while the caller waited: it is not pushed again. */
   | { type: 'drop'; id: number }
+  /** Ids up to `through` may have been pushed already: a restart issues none of them again. */
+  | { type: 'reserve'; through: number }
 
 /** Where a device keeps its queue: an fsynced file in Node, an idb store in browsers. */
 export interface MutationQueue {

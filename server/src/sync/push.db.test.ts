@@ -1,8 +1,9 @@
-import { householdVersion, type RowChange } from '@hearth/engine'
+import { householdVersion, operations, type RowChange, runMutation, SCOPES } from '@hearth/engine'
 import { readDelta, syncDb } from '@hearth/engine/sync'
 import { newHousehold, sharedStore } from '@hearth/test/store'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
+import { mintApiKey } from '../auth/api-key-token.ts'
 import type { Device } from './devices.ts'
 import { pushMutations } from './push.ts'
 
@@ -14,9 +15,18 @@ async function newDevice(): Promise<Device> {
     .insertInto('sync_clients')
     .values({ client_id: clientId, household_id: ctx.householdId, user_id: ctx.userId, device_name: null })
     .execute()
+  // The push checks the key again, so the device's key is a real one.
+  const minted = mintApiKey()
+  const keyId = ulid()
+  await runMutation(
+    store.db,
+    operations.apiKeys.create,
+    { id: keyId, name: 'device', scopes: [...ctx.scopes], keyHash: minted.hash, prefix: minted.prefix },
+    { userId: ctx.userId, scopes: [...SCOPES], now: new Date() },
+  )
   return {
     userId: ctx.userId,
-    keyId: ulid(),
+    keyId,
     scopes: [...ctx.scopes],
     clientId,
     householdId: ctx.householdId,

@@ -4,6 +4,7 @@ import {
   authorize,
   type Database,
   EngineError,
+  executeDeferred,
   type HouseholdContext,
   parseArgs,
   type Store,
@@ -11,7 +12,7 @@ import {
 import { deviceMutator, type HouseholdDelta, readVersions, syncDb } from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
 import type { Logger } from 'pino'
-import type { Device } from './devices.ts'
+import { type Device, lockDevice } from './devices.ts'
 
 /** What a push did: each mutation's outcome, and the device's lmid after it. */
 export interface PushOutcome {
@@ -24,6 +25,8 @@ export interface PushOutcome {
    * since each applied mutation took the household's clock lock until the commit.
    */
   committed?: HouseholdDelta
+  /** The device with its scopes and role as the push found them (it checks them again). */
+  device: Device
 }
 
 type Tx = Transaction<Database>
@@ -36,7 +39,8 @@ export interface PushBatching {
 
 /**
  * Runs a device's mutations exactly once and in order. They run in transactions of a few
- * mutations each (group commit: one fsync for many): each transaction locks the device row, skips
+ * mutations each (group commit: one fsync for many): each transaction locks the device row
+ * (checking its key and membership again in the same statement, see `lockDevice`), skips
  * ids at or below its lmid, and runs every mutation in a savepoint of its own, authorized from the
  * device (never from args) and with its own household version. A refused mutation rolls back to
  * its savepoint and is recorded as rejected; lmid advances past it either way, so one bad
@@ -56,17 +60,15 @@ export async function pushMutations(
   let lmid = 0
   let next = 0
   let committed: HouseholdDelta | undefined
+  /** The device as its key and membership stand now, checked as each transaction starts. */
+  let checked = device
   const batch = (optimistic: boolean) =>
     store.db.transaction().execute(async (tx) => {
       const db = syncDb(tx)
-      const record = await db
-        .selectFrom('sync_clients')
-        .select('lmid')
-        .where('client_id', '=', device.clientId)
-        .forUpdate()
-        .executeTakeFirstOrThrow()
+      const record = await lockDevice(tx, device)
+      checked = record.device
       const started = performance.now()
-      if (optimistic) await sql`set constraints all deferred`.execute(tx)
+      if (optimistic) await executeDeferred(tx, sql`set constraints all deferred`)
       /** Whether a mutation of this batch has run, whose deferred checks are still to come. */
       let applied = false
       const done: MutationResult[] = []
@@ -80,7 +82,7 @@ export async function pushMutations(
           done.push({ id: mutation.id, status: 'skipped' })
           continue
         }
-        const { result, version: at } = await runOne(tx, device, mutation, logger, optimistic, applied)
+        const { result, version: at } = await runOne(tx, checked, mutation, logger, optimistic, applied)
         applied ||= result.status === 'applied'
         if (at !== null) {
           first ??= at
@@ -102,19 +104,17 @@ export async function pushMutations(
             .execute()
         }
       }
-      if (optimistic) {
-        try {
-          await sql`set constraints all immediate`.execute(tx)
-        } catch {
-          throw new OptimisticMiss()
-        }
-      }
+      // The last mutation's deferred checks: one that fails fails the next statement or the
+      // commit, and the batch runs again the careful way.
+      if (optimistic) await executeDeferred(tx, sql`set constraints all immediate`)
       if (last !== record.lmid) {
-        await db
-          .updateTable('sync_clients')
-          .set({ lmid: last, last_seen_at: new Date() })
-          .where('client_id', '=', device.clientId)
-          .execute()
+        await executeDeferred(
+          tx,
+          db
+            .updateTable('sync_clients')
+            .set({ lmid: last, last_seen_at: new Date() })
+            .where('client_id', '=', device.clientId),
+        )
       }
       // The whole push in this one transaction: its rows go to the devices as they are.
       const delta =
@@ -130,26 +130,21 @@ export async function pushMutations(
       return { done, lmid: last, next: i, delta }
     })
   do {
-    // Most batches apply every mutation: run them without a savepoint each, and only when one
-    // fails (an error, or a deferred check at the end) run the batch again the careful way.
-    const outcome = await batch(true).catch((error) => {
-      if (error instanceof OptimisticMiss) return batch(false)
-      throw error
-    })
+    // Most batches apply every mutation: run them without a savepoint each, and only when the
+    // batch fails (a mutation's error, a deferred check, its commit) run it again the careful
+    // way, which turns a refusal into a rejection; a failure of the store fails that run too.
+    const outcome = await batch(true).catch(() => batch(false))
     results.push(...outcome.done)
     lmid = outcome.lmid
     next = outcome.next
     committed = outcome.delta
   } while (next < mutations.length)
-  return { lmid, results, committed }
+  return { lmid, results, committed, device: checked }
 }
-
-/** A mutation of an optimistic batch failed: the batch rolls back and runs with savepoints. */
-class OptimisticMiss extends Error {}
 
 /**
  * Runs one mutation in a savepoint, turning a refusal into a rejection rather than an abort.
- * Optimistic: without the savepoint, and any failure of the run throws `OptimisticMiss`.
+ * Optimistic: without the savepoint, and any failure of the run fails the batch.
  */
 async function runOne(
   tx: Tx,
@@ -184,18 +179,15 @@ async function runOne(
     throw error
   }
   if (optimistic) {
-    try {
-      // The previous mutation's deferred checks run at its end, as REST's would at its commit,
-      // before this one starts (the batch's last one's run at the batch's end).
-      if (checkPrevious) {
-        await sql`set constraints all immediate`.execute(tx)
-        await sql`set constraints all deferred`.execute(tx)
-      }
-      const { version } = await applyMutation(tx, mutator, args, ctx)
-      return { result: { id: mutation.id, status: 'applied' }, version }
-    } catch {
-      throw new OptimisticMiss()
+    // The previous mutation's deferred checks run at its end, as REST's would at its commit,
+    // before this one starts (the batch's last one's run at the batch's end). Any failure fails
+    // the batch, which then runs the careful way.
+    if (checkPrevious) {
+      await executeDeferred(tx, sql`set constraints all immediate`)
+      await executeDeferred(tx, sql`set constraints all deferred`)
     }
+    const { version } = await applyMutation(tx, mutator, args, ctx)
+    return { result: { id: mutation.id, status: 'applied' }, version }
   }
   await sql`savepoint sync_mutation`.execute(tx)
   try {

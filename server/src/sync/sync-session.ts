@@ -15,7 +15,7 @@ import {
   syncDb,
 } from '@hearth/engine/sync'
 import type { Logger } from 'pino'
-import { authenticateToken, type Device, joinHousehold, refreshDevice } from './devices.ts'
+import { authenticateToken, type Device, joinHousehold } from './devices.ts'
 import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
 import { pushMutations, rejectionsSince } from './push.ts'
 import type { HubMember, SyncHub } from './sync-hub.ts'
@@ -257,8 +257,8 @@ export class SyncSession implements HubMember, PresenceMember {
 
   private async push(mutations: SyncMutation[]): Promise<void> {
     const { store, hub, logger } = this.deps
-    this.device = await refreshDevice(store, this.device!)
-    const outcome = await pushMutations(store, this.device, mutations, logger)
+    const outcome = await pushMutations(store, this.device!, mutations, logger)
+    this.device = outcome.device
     this.send({ type: 'pushResult', lmid: outcome.lmid, results: outcome.results })
     // The rows the push wrote go straight to the household's devices; otherwise they read.
     if (outcome.committed) hub.offer(this.householdId, outcome.committed)

@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { Database } from '../database.ts'
 import { EngineError, insufficientScope, ownerOnly } from '../errors.ts'
 import { monotonicUlids } from '../shared/ulid.ts'
-import { executeDeferred } from '../store/deferred-writes.ts'
+import { executeDeferred, type SentStatement, sendStatement } from '../store/deferred-writes.ts'
 import type { ActorContext, DomainEvent, HouseholdContext, MutationContext } from './context.ts'
 import type { Mutator, Operation, Query } from './define.ts'
 import { parseArgs } from './parse-args.ts'
@@ -59,10 +59,12 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
 ): Promise<MutationResult<R>> {
   const householdId = mutator.level === 'household' ? (ctx as unknown as HouseholdContext).householdId : null
   const undo = options.undoFor === undefined ? null : String(options.undoFor)
-  const version = householdId ? await tick(tx, householdId, undo) : null
+  // The clock's answer is read after the body: a pipelining store sends it with the body's first statement.
+  const clock = householdId ? await tick(tx, householdId, undo) : null
   const events: DomainEvent[] = []
   const mctx = { ...ctx, emit: (type: string, data: Record<string, unknown>) => events.push({ type, data }) }
   const result = await mutator.run(tx, args, mctx as MutationContext<C>)
+  const version = clock ? Number((await clock.answer).rows[0]!.version) : null
   if (events.length > 0 && (options.effects ?? 'outbox') === 'outbox') {
     // Nothing reads it back: a pipelining store sends it with the commit rather than before it.
     await executeDeferred(
@@ -108,11 +110,18 @@ export function authorize(mutator: Operation, ctx: ActorContext): void {
 
 /**
  * Takes the household's clock lock and the next version, and tells the change-log triggers
- * which version this transaction writes. Serializes mutations within one household.
+ * which version this transaction writes. Serializes mutations within one household. Sent without
+ * waiting: the version is read once the body has run.
  */
-async function tick(tx: Transaction<Database>, householdId: string, undo: string | null): Promise<number> {
+async function tick(
+  tx: Transaction<Database>,
+  householdId: string,
+  undo: string | null,
+): Promise<SentStatement<{ version: number }>> {
   // One statement, so a write pays one round trip for its clock rather than two or three.
-  const { rows } = await sql<{ version: number }>`
+  return sendStatement(
+    tx,
+    sql<{ version: number }>`
     with bumped as (
       insert into household_clock (household_id, version) values (${householdId}, 1)
       on conflict (household_id) do update set version = household_clock.version + 1
@@ -120,6 +129,6 @@ async function tick(tx: Transaction<Database>, householdId: string, undo: string
     )
     select version, set_config('hearth.version', version::text, true)
       ${undo === null ? sql`` : sql`, set_config('hearth.undo', ${undo}, true)`}
-    from bumped`.execute(tx)
-  return Number(rows[0]!.version)
+    from bumped`,
+  )
 }

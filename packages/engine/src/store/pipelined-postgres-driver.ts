@@ -1,13 +1,14 @@
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely'
 import type pg from 'pg'
-import { isDeferred } from './deferred-writes.ts'
+import { answerLater, isDeferred } from './deferred-writes.ts'
 
 /**
  * A Kysely driver for `pg` clients in pipeline mode, so a transaction pays fewer round trips:
  * `begin` is written without waiting for its answer and travels with the first statement, and a
- * write whose result nobody reads (`executeDeferred`: an event for the outbox, an idempotent
- * answer) is written and left in flight, to be answered with the `commit` behind it. Every other
- * statement is awaited as Kysely's own driver awaits it.
+ * statement sent with `sendStatement` (the household clock, whose version is read later) or
+ * `executeDeferred` (a write whose result nobody reads: an event for the outbox, an idempotent
+ * answer) is written and left in flight, answered with the next awaited statement or the
+ * `commit`. Every other statement is awaited as Kysely's own driver awaits it.
  *
  * A statement in flight that fails aborts the transaction, so the statements behind it fail with
  * "current transaction is aborted" and a `commit` turns into a rollback without an error. The
@@ -43,7 +44,7 @@ export class PipelinedPostgresDriver implements Driver {
         .filter(Boolean)
         .join(' ')
     }
-    ;(connection as PipelinedConnection).send(text)
+    void (connection as PipelinedConnection).send(text).catch(() => {})
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -76,17 +77,23 @@ class PipelinedConnection implements DatabaseConnection {
     this.#client = client
   }
 
-  /** Writes a statement without waiting for its answer. */
-  send(text: string, values?: readonly unknown[]): void {
-    const answered = this.#client.query(text, values as unknown[] | undefined).catch((error: unknown) => {
-      this.#failure ??= error
-    })
-    this.#inFlight.push(answered)
+  /** Writes a statement without waiting for its answer, and answers the answer's promise. */
+  send(text: string, values?: readonly unknown[]): Promise<pg.QueryResult> {
+    const answer = this.#client.query(text, values as unknown[] | undefined)
+    this.#inFlight.push(
+      answer.catch((error: unknown) => {
+        this.#failure ??= error
+      }),
+    )
+    return answer
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.inTransaction && isDeferred(compiled)) {
-      this.send(compiled.sql, compiled.parameters)
+      const answer = this.send(compiled.sql, compiled.parameters).then(toQueryResult)
+      // Whoever needs the answer awaits it; a failure nobody awaits still fails the transaction.
+      answer.catch(() => {})
+      answerLater(compiled, answer)
       return { rows: [] }
     }
     try {
