@@ -3,6 +3,7 @@ import {
   authorize,
   type Database,
   EngineError,
+  executeDeferred,
   type HouseholdContext,
   migrateToLatest,
   newUlid,
@@ -314,7 +315,8 @@ export class Replica {
             ? null
             : new Set(['household_clock', ...incoming.changes.map((c) => c.table)])
         // The server's rows land as they are: no foreign keys, constraint triggers or log trigger.
-        await sql`set local session_replication_role = replica`.execute(tx)
+        // Held, as the other statements nobody reads, for the next call into PGlite (deferred-writes.ts).
+        await executeDeferred(tx, sql`set local session_replication_role = replica`)
         // Each row a pending mutation wrote goes back to its image from before them, in the same
         // statements that apply the server's rows: the undo images come first (newest first, so
         // the oldest image of a row is its last), and a row's last change wins. A row the server
@@ -357,13 +359,16 @@ export class Replica {
           )
         }
         // The local clock follows the server's, so with nothing pending the two agree.
-        await sql`
-          with clock as (
-            insert into household_clock (household_id, version) values (${householdId}, ${incoming.version})
-            on conflict (household_id) do update set version = excluded.version
-          )
-          update device_state set version = ${incoming.version}, lmid = ${lmid}
-          where household_id = ${householdId}`.execute(tx)
+        await executeDeferred(
+          tx,
+          sql`
+            with clock as (
+              insert into household_clock (household_id, version) values (${householdId}, ${incoming.version})
+              on conflict (household_id) do update set version = excluded.version
+            )
+            update device_state set version = ${incoming.version}, lmid = ${lmid}
+            where household_id = ${householdId}`,
+        )
         const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
         if (confirmed.length > 0)
           await db.deleteFrom('device_pending').where('mutation_id', '<=', lmid).execute()
@@ -457,7 +462,7 @@ export class Replica {
   private async applyOne(tx: Transaction<Database>, m: PendingMutation) {
     const mutator = deviceMutator(m.name)
     const args = parseArgs(mutator.args, m.args)
-    await sql`set constraints all deferred`.execute(tx)
+    await executeDeferred(tx, sql`set constraints all deferred`)
     const { result } = await applyMutation(tx, mutator, args, this.context(new Date(m.at), m.id), {
       effects: 'discard',
       undoFor: m.id,
@@ -483,10 +488,12 @@ export class Replica {
   }
 
   private async insertPending(tx: Transaction<Database>, m: PendingMutation) {
-    await syncDb(tx)
-      .insertInto('device_pending')
-      .values({ mutation_id: m.id, name: m.name, args: JSON.stringify(m.args), created_at: m.at })
-      .execute()
+    await executeDeferred(
+      tx,
+      syncDb(tx)
+        .insertInto('device_pending')
+        .values({ mutation_id: m.id, name: m.name, args: JSON.stringify(m.args), created_at: m.at }),
+    )
   }
 
   /** Rewrites the queue without its confirmed records once they pile up. */

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../database.ts'
-import { executeDeferred } from './deferred-writes.ts'
+import { executeDeferred, sendStatement } from './deferred-writes.ts'
 
 /**
  * A deferred write (sent with the next awaited statement or the commit on PostgreSQL, run at once
@@ -88,6 +88,20 @@ describe('deferred writes', () => {
       await executeDeferred(tx, probe(tx).insertInto(table).values({ id: 'd1', n: 1 }))
     })
     expect(await ids(db)).toEqual(['a1', 'a2', 'c3', 'd1'])
+  })
+
+  it('answers a sent statement with its own result, however many ride with it', async () => {
+    const { db } = await sharedStore()
+    const [first, second, count] = await db.transaction().execute(async (tx) => {
+      const first = await sendStatement(tx, sql<{ n: number }>`select 41 + 1 as n`)
+      await executeDeferred(tx, probe(tx).insertInto(table).values({ id: 'f1', n: 1 }))
+      const second = await sendStatement(tx, probe(tx).selectFrom(table).select('id').where('id', '=', 'f1'))
+      const { rows } = await sql<{ count: number }>`select count(*)::int as count from ${t}`.execute(tx)
+      return [(await first.answer).rows, (await second.answer).rows, rows[0]!.count]
+    })
+    expect(first).toEqual([{ n: 42 }])
+    expect(second).toEqual([{ id: 'f1' }])
+    expect(count).toBe((await ids(db)).length)
   })
 
   it('runs at once, and fails where it is awaited, outside a transaction', async () => {

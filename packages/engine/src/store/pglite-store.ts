@@ -1,7 +1,7 @@
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
-import { Kysely } from 'kysely'
-import { PGliteDialect } from 'kysely-pglite-dialect'
+import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
 import type { Database } from '../database.ts'
+import { PGliteDriver } from './pglite-driver.ts'
 import { PreparedPGlite } from './prepared-pglite.ts'
 import type { Store } from './store.ts'
 import { TYPE_PARSERS } from './type-parsers.ts'
@@ -24,9 +24,14 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
 
 /** Wraps an already-open PGlite (a clone, say) as a store. */
 export function wrapPGlite(pg: PGlite, location: string, onClose?: () => Promise<void> | void): Store {
+  const prepared = new PreparedPGlite(pg)
   const db = new Kysely<Database>({
-    // The dialect drives anything with PGlite's `query()` and `close()`: here, prepared statements.
-    dialect: new PGliteDialect(new PreparedPGlite(pg) as unknown as PGlite),
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new PGliteDriver(prepared),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
   })
   return {
     db,

@@ -6,6 +6,14 @@ interface Field {
   dataTypeID: number
 }
 
+/** A statement waiting to ride the next call into PGlite. */
+interface Held {
+  bytes: Uint8Array
+  fields: Field[] | null
+  resolve(result: PGliteQueryResult): void
+  reject(error: unknown): void
+}
+
 interface Prepared {
   name: string
   paramTypes: number[]
@@ -33,6 +41,8 @@ export interface PGliteQueryResult {
 export class PreparedPGlite {
   readonly #pg: PGlite
   readonly #prepared = new Map<string, Prepared>()
+  /** Statements held for the next call into PGlite (`hold`), oldest first. */
+  #held: Held[] = []
   #counter = 0
   /** Names unique to this wrapper, should two ever wrap one PGlite (names live in its session). */
   readonly #prefix = `h${Math.random().toString(36).slice(2, 8)}_`
@@ -55,6 +65,30 @@ export class PreparedPGlite {
         // Durable at commit (or after a statement outside a transaction), not mid-transaction.
         if (!this.#pg.isInTransaction()) await this.#pg.syncToFs()
       }
+    })
+  }
+
+  /**
+   * Holds a statement to run in the same call into PGlite as the next one that is run (inside a
+   * transaction: `begin`, a statement whose answer is read later, a write nobody reads). Answers
+   * its result once that call is made, or null when it cannot be held (a statement with values
+   * not prepared yet, which the caller then runs as usual). A held statement that fails fails
+   * the call it rides with its own error: PGlite runs every statement of a call and throws the
+   * first failure.
+   */
+  hold(text: string, values: readonly unknown[] = []): Promise<PGliteQueryResult> | null {
+    const simple = values.length === 0 && !isPreparable(text)
+    const statement = simple ? null : this.#prepared.get(text)
+    if (!simple && !statement) return null
+    return new Promise<PGliteQueryResult>((resolve, reject) => {
+      this.#held.push({
+        bytes: statement
+          ? concat([bind(statement.name, this.#params(statement, values)), EXECUTE, SYNC])
+          : message('Q', [cstring(text)]),
+        fields: statement?.fields ?? null,
+        resolve,
+        reject,
+      })
     })
   }
 
@@ -86,14 +120,19 @@ export class PreparedPGlite {
 
   async #bound(text: string, values: readonly unknown[]): Promise<PGliteQueryResult> {
     const statement = this.#prepared.get(text) ?? (await this.#prepare(text, values.length))
+    const messages = await this.#exec(
+      concat([bind(statement.name, this.#params(statement, values)), EXECUTE, SYNC]),
+    )
+    return resultOf(messages, statement.fields, this.#pg.parsers)
+  }
+
+  #params(statement: Prepared, values: readonly unknown[]): (string | null)[] {
     const serializers = this.#pg.serializers
-    const params = values.map((value, i) => {
+    return values.map((value, i) => {
       if (value === null || value === undefined) return null
       const serialize = serializers[statement.paramTypes[i]!]
       return serialize ? (serialize(value) as string) : String(value)
     })
-    const messages = await this.#exec(concat([bind(statement.name, params), EXECUTE, SYNC]))
-    return resultOf(messages, statement.fields, this.#pg.parsers)
   }
 
   /**
@@ -117,8 +156,29 @@ export class PreparedPGlite {
     return statement
   }
 
-  #exec(bytes: Uint8Array) {
-    return this.#pg.execProtocolStream(bytes, { syncToFs: false })
+  /** One call into PGlite: the held statements first, then these messages; answers theirs. */
+  async #exec(bytes: Uint8Array) {
+    const held = this.#held
+    if (held.length === 0) return this.#pg.execProtocolStream(bytes, { syncToFs: false })
+    this.#held = []
+    let messages: Awaited<ReturnType<PGlite['execProtocolStream']>>
+    try {
+      messages = await this.#pg.execProtocolStream(concat([...held.map((h) => h.bytes), bytes]), {
+        syncToFs: false,
+      })
+    } catch (error) {
+      for (const h of held) h.reject(error)
+      throw error
+    }
+    // Each statement's messages end with its ReadyForQuery.
+    let start = 0
+    for (const h of held) {
+      let end = start
+      while (end < messages.length && messages[end]!.name !== 'readyForQuery') end++
+      h.resolve(resultOf(messages.slice(start, end + 1), h.fields, this.#pg.parsers))
+      start = end + 1
+    }
+    return messages.slice(start)
   }
 }
 
