@@ -467,7 +467,9 @@ export class Replica {
       effects: 'discard',
       undoFor: m.id,
     })
-    await sql`set constraints all immediate`.execute(tx)
+    // Its deferred checks run at its end; held, so one that fails fails the next statement
+    // awaited (the commit, or a replay's release) with its own error.
+    await executeDeferred(tx, sql`set constraints all immediate`)
     // hearth.undo stays set: what follows in the transaction (the pending record, the next
     // replay, which names its own id, the cursor) writes no logged table.
     return result

@@ -92,6 +92,34 @@ export async function assertIdFree(
   if (row) throw conflict('ID_ALREADY_EXISTS', `The id ${id} is already in use.`, { id })
 }
 
+/**
+ * The two checks a create of a named row makes before it writes, in one statement: a
+ * caller-chosen id already in use is refused as `assertIdFree` refuses it (that check comes
+ * first), and the live row holding `name` ignoring case is answered as `findNameHolder` answers
+ * it. A create pays one round trip, or one call into PGlite, for both.
+ */
+export async function findNameHolderOfNew(
+  db: Db,
+  table: 'category_groups' | 'categories' | 'tags' | 'flags',
+  householdId: string,
+  id: string,
+  name: string,
+  options: { groupId?: string } = {},
+): Promise<string | null> {
+  const live = table === 'category_groups' || table === 'categories' ? sql`and deleted_at is null` : sql``
+  const group = options.groupId === undefined ? sql`` : sql`and group_id = ${options.groupId}`
+  const rows = await db
+    .selectFrom(table)
+    .select('id')
+    .where('household_id', '=', householdId)
+    .where(sql<boolean>`(id = ${id} or (lower(name) = lower(${name}) ${live} ${group}))`)
+    .limit(2)
+    .execute()
+  if (rows.some((r) => r.id === id))
+    throw conflict('ID_ALREADY_EXISTS', `The id ${id} is already in use.`, { id })
+  return rows[0]?.id ?? null
+}
+
 /** The position after the last of the given rows; 0 when there are none. */
 export async function nextPosition(
   db: Db,

@@ -3,8 +3,8 @@ import { conflict, type FieldError, invalid } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
 import { IdArgsSchema } from '../fields.ts'
 import {
-  assertIdFree,
   findNameHolder,
+  findNameHolderOfNew,
   nextPosition,
   requireCategory,
   requireCategoryGroup,
@@ -27,8 +27,7 @@ export const createCategory = defineMutator({
   args: CreateCategoryArgsSchema,
   async run(tx, args, ctx) {
     await requireCategoryGroup(tx, ctx.householdId, args.groupId)
-    await assertIdFree(tx, 'categories', ctx.householdId, args.id)
-    const holder = await findNameHolder(tx, 'categories', ctx.householdId, args.name, {
+    const holder = await findNameHolderOfNew(tx, 'categories', ctx.householdId, args.id, args.name, {
       groupId: args.groupId,
     })
     if (holder) throw nameTaken(args.name, holder)

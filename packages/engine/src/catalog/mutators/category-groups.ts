@@ -2,8 +2,8 @@ import { conflict } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
 import { IdArgsSchema } from '../fields.ts'
 import {
-  assertIdFree,
   findNameHolder,
+  findNameHolderOfNew,
   liveCategories,
   nextPosition,
   requireCategoryGroup,
@@ -25,8 +25,7 @@ export const createCategoryGroup = defineMutator({
   scope: 'write:categories',
   args: CreateCategoryGroupArgsSchema,
   async run(tx, args, ctx) {
-    await assertIdFree(tx, 'category_groups', ctx.householdId, args.id)
-    const holder = await findNameHolder(tx, 'category_groups', ctx.householdId, args.name)
+    const holder = await findNameHolderOfNew(tx, 'category_groups', ctx.householdId, args.id, args.name)
     if (holder) throw nameTaken(args.name, holder)
     const row = await tx
       .insertInto('category_groups')

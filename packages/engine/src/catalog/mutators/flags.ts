@@ -1,7 +1,7 @@
 import { conflict } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
 import { IdArgsSchema } from '../fields.ts'
-import { assertIdFree, findNameHolder, nextPosition, requireFlag } from '../lookups.ts'
+import { findNameHolder, findNameHolderOfNew, nextPosition, requireFlag } from '../lookups.ts'
 import { toFlag } from '../model.ts'
 import { CreateFlagArgsSchema, UpdateFlagArgsSchema } from '../schema.ts'
 
@@ -19,8 +19,7 @@ export const createFlag = defineMutator({
   scope: 'write:transactions',
   args: CreateFlagArgsSchema,
   async run(tx, args, ctx) {
-    await assertIdFree(tx, 'flags', ctx.householdId, args.id)
-    const holder = await findNameHolder(tx, 'flags', ctx.householdId, args.name)
+    const holder = await findNameHolderOfNew(tx, 'flags', ctx.householdId, args.id, args.name)
     if (holder) throw nameTaken(args.name, holder)
     const row = await tx
       .insertInto('flags')

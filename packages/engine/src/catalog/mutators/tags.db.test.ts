@@ -31,6 +31,23 @@ describe('tags', () => {
     expect(await runQuery(store.db, operations.tags.get, { id }, ctx)).toEqual(result)
   })
 
+  it('refuses an id in use with 409 ID_ALREADY_EXISTS, before it looks at the name', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    const a = ulid()
+    await runMutation(store.db, operations.tags.create, { id: a, name: 'Kids' }, ctx)
+    await runMutation(store.db, operations.tags.create, { id: ulid(), name: 'Pets' }, ctx)
+    for (const name of ['Kids', 'Pets', 'Garden']) {
+      await expect(runMutation(store.db, operations.tags.create, { id: a, name }, ctx)).rejects.toMatchObject(
+        {
+          status: 409,
+          code: 'ID_ALREADY_EXISTS',
+          extra: { id: a },
+        },
+      )
+    }
+  })
+
   it('refuses a duplicate name in any case with 409 TAG_NAME_TAKEN, on create and on rename', async () => {
     const store = await sharedStore()
     const ctx = await newHousehold(store)

@@ -1,7 +1,7 @@
 import { conflict } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
 import { IdArgsSchema } from '../fields.ts'
-import { assertIdFree, findNameHolder, requireTag } from '../lookups.ts'
+import { findNameHolder, findNameHolderOfNew, requireTag } from '../lookups.ts'
 import { toTag } from '../model.ts'
 import { CreateTagArgsSchema, UpdateTagArgsSchema } from '../schema.ts'
 
@@ -16,8 +16,7 @@ export const createTag = defineMutator({
   scope: 'write:tags',
   args: CreateTagArgsSchema,
   async run(tx, args, ctx) {
-    await assertIdFree(tx, 'tags', ctx.householdId, args.id)
-    const holder = await findNameHolder(tx, 'tags', ctx.householdId, args.name)
+    const holder = await findNameHolderOfNew(tx, 'tags', ctx.householdId, args.id, args.name)
     if (holder) throw nameTaken(args.name, holder)
     const row = await tx
       .insertInto('tags')
