@@ -9,7 +9,7 @@ import {
   parseArgs,
   type Store,
 } from '@hearth/engine'
-import { deviceMutator, type HouseholdDelta, readVersions, syncDb } from '@hearth/engine/sync'
+import { deviceMutator, type HouseholdDelta, sendVersionsRead, syncDb } from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
 import type { Logger } from 'pino'
 import { type Device, lockDevice } from './devices.ts'
@@ -124,7 +124,7 @@ export async function pushMutations(
               version,
               floor: 0,
               lmids: new Map([[device.clientId, last]]),
-              changes: await readVersions(tx, device.householdId, first - 1, version),
+              read: await sendVersionsRead(tx, device.householdId, first - 1, version),
             }
           : undefined
       return { done, lmid: last, next: i, delta }
@@ -137,7 +137,12 @@ export async function pushMutations(
     results.push(...outcome.done)
     lmid = outcome.lmid
     next = outcome.next
-    committed = outcome.delta
+    if (outcome.delta) {
+      const { read, ...delta } = outcome.delta
+      committed = { ...delta, changes: await read.changes }
+    } else {
+      committed = undefined
+    }
   } while (next < mutations.length)
   return { lmid, results, committed, device: checked }
 }

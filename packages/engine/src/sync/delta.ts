@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely'
 import type { RowChange } from '../changes/changes.ts'
 import type { Database } from '../database.ts'
+import { sendStatement } from '../store/deferred-writes.ts'
 import { readableChanges, type SyncReader } from './read-policy.ts'
 import { syncDb } from './tables.ts'
 
@@ -139,23 +140,35 @@ async function readChangePage(
   return { changes, last }
 }
 
-/** The change-log rows of versions after `from` up to `to`, in commit order, read in `tx`. */
-export async function readVersions(
+/**
+ * Sends the read of the change-log rows of versions after `from` up to `to`, in commit order, in
+ * `tx`, without waiting for them (`sendStatement`): the rows come with the next statement or the
+ * commit, so a push that reads back its own rows pays no call of its own for them. Await
+ * `changes` once the transaction has committed.
+ */
+export async function sendVersionsRead(
   tx: Transaction<Database>,
   householdId: string,
   from: number,
   to: number,
-): Promise<RowChange[]> {
-  const rows = await tx
-    .selectFrom('change_log')
-    .select(['version', 'table_name', 'row_id', 'op', 'row'])
-    .where('household_id', '=', householdId)
-    .where('version', '>', from)
-    .where('version', '<=', to)
-    .orderBy('version')
-    .orderBy('seq')
-    .execute()
-  return rows.map((r) => ({ version: r.version, table: r.table_name, id: r.row_id, op: r.op, row: r.row }))
+): Promise<{ changes: Promise<RowChange[]> }> {
+  const read = await sendStatement(
+    tx,
+    tx
+      .selectFrom('change_log')
+      .select(['version', 'table_name', 'row_id', 'op', 'row'])
+      .where('household_id', '=', householdId)
+      .where('version', '>', from)
+      .where('version', '<=', to)
+      .orderBy('version')
+      .orderBy('seq'),
+  )
+  const changes = read.answer.then(({ rows }) =>
+    rows.map((r) => ({ version: r.version, table: r.table_name, id: r.row_id, op: r.op, row: r.row })),
+  )
+  // Read only once the transaction committed; a transaction that failed reads nothing.
+  changes.catch(() => {})
+  return { changes }
 }
 
 /** A delta read once for every device of a household (see `readHouseholdDelta`). */
