@@ -104,6 +104,21 @@ describe('deferred writes', () => {
     expect(count).toBe((await ids(db)).length)
   })
 
+  it('answers a sent statement that no other statement follows', async () => {
+    const { db } = await sharedStore()
+    const count = () =>
+      probe(db)
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+    // Run once first, so the store keeps it prepared and may hold it the second time.
+    await count().execute()
+    const rows = await db.transaction().execute(async (tx) => {
+      const sent = await sendStatement(tx, count())
+      return (await sent.answer).rows
+    })
+    expect(rows).toEqual([{ n: expect.anything() }])
+  })
+
   it('runs at once, and fails where it is awaited, outside a transaction', async () => {
     const { db } = await sharedStore()
     await executeDeferred(db, probe(db).insertInto(table).values({ id: 'e1', n: 1 }))

@@ -1,17 +1,31 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult, RawBuilder, Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 
-/** Statements handed to `sendStatement`, and the answer a pipelining store gives each later. */
-const deferred = new WeakMap<CompiledQuery, Promise<QueryResult<unknown>> | null>()
+/** A statement a store sent or held: its answer, and how to make the store run it now. */
+interface Later {
+  answer: Promise<QueryResult<unknown>>
+  /** Runs the statement now if the store still holds it (PGlite); a no-op once it has run. */
+  flush(): void
+}
+
+/** Statements handed to `sendStatement`, and what a pipelining store says of each. */
+const deferred = new WeakMap<CompiledQuery, Later | null>()
 
 /** Whether a statement was handed to `sendStatement` or `executeDeferred`. */
 export function isDeferred(compiled: CompiledQuery): boolean {
   return deferred.has(compiled)
 }
 
-/** Where a pipelining store leaves the answer to a statement it sent without waiting. */
-export function answerLater(compiled: CompiledQuery, answer: Promise<QueryResult<unknown>>): void {
-  deferred.set(compiled, answer)
+/**
+ * Where a pipelining store leaves the answer to a statement it sent or held without waiting, and
+ * how to run a held one now (for a caller that needs its answer before any other statement).
+ */
+export function answerLater(
+  compiled: CompiledQuery,
+  answer: Promise<QueryResult<unknown>>,
+  flush: () => void = () => {},
+): void {
+  deferred.set(compiled, { answer, flush })
 }
 
 /** A statement on its way: its answer, whenever the caller needs it. */
@@ -35,8 +49,16 @@ export async function sendStatement<R>(
   const compiled = (query as RawBuilder<R>).compile(tx)
   if (tx.isTransaction) deferred.set(compiled, null)
   const immediate = await tx.executeQuery<R>(compiled)
-  const later = deferred.get(compiled) as Promise<QueryResult<R>> | null | undefined
-  return { answer: later ?? Promise.resolve(immediate) }
+  const later = deferred.get(compiled)
+  if (!later) return { answer: Promise.resolve(immediate) }
+  return {
+    // Asking for the answer runs a statement still held, so it never waits on a next statement
+    // that may not come (a mutator that wrote nothing, say).
+    get answer() {
+      later.flush()
+      return later.answer as Promise<QueryResult<R>>
+    },
+  }
 }
 
 /** Runs a write whose result nobody reads, as `sendStatement` does. */

@@ -80,7 +80,9 @@ class PGliteConnection implements DatabaseConnection {
         const answer = held.then((result) => toQueryResult<R>(result))
         // Whoever needs the answer awaits it; a failure nobody awaits still fails the call it rode.
         answer.catch(() => {})
-        answerLater(compiled, answer as Promise<QueryResult<unknown>>)
+        answerLater(compiled, answer as Promise<QueryResult<unknown>>, () => {
+          void this.#pg.flush().catch(() => {})
+        })
         return { rows: [] }
       }
     }

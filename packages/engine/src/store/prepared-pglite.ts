@@ -92,6 +92,20 @@ export class PreparedPGlite {
     })
   }
 
+  /** Runs the held statements now, in a call of their own; their promises hear how they went. */
+  async flush(): Promise<void> {
+    if (this.#held.length === 0) return
+    await this.#pg._runExclusiveQuery(async () => {
+      // Another statement may have taken them along meanwhile.
+      if (this.#held.length === 0) return
+      try {
+        await this.#exec(new Uint8Array(0))
+      } finally {
+        if (!this.#pg.isInTransaction()) await this.#pg.syncToFs()
+      }
+    })
+  }
+
   async close(): Promise<void> {
     await this.#pg.close()
   }
