@@ -8,6 +8,7 @@ import {
   resolveMembership,
   type Scope,
   type Store,
+  sendStatement,
 } from '@hearth/engine'
 import { SYNC_JOIN_SCOPE, syncDb } from '@hearth/engine/sync'
 import type { Transaction } from 'kysely'
@@ -82,28 +83,50 @@ export async function joinHousehold(
   return { ...caller, clientId, householdId: membership.householdId, role: membership.role }
 }
 
+/** A device's record as a push found it: its lmid, and its rights as they stand now. */
+export interface LockedDevice {
+  device: Device
+  lmid: number
+}
+
 /**
  * Locks a device's sync record for a push and, in the same statement, checks again that its key
  * is live and its user still a member, picking up a changed role: a revoked key or a removed
- * member stops syncing at once, and the push pays no round trip of its own for the check.
+ * member stops syncing at once, and the push pays no round trip of its own for the check. The
+ * statement is sent without waiting (`sendStatement`); `locked()` answers what it found.
  */
-export async function lockDevice(
+export async function sendDeviceLock(
   tx: Transaction<Database>,
   device: Device,
-): Promise<{ device: Device; lmid: number }> {
-  const row = await syncDb(tx)
-    .selectFrom('sync_clients as sc')
-    .leftJoin('api_keys as k', (join) => join.on('k.id', '=', device.keyId))
-    .leftJoin('memberships as m', (join) =>
-      join.on('m.user_id', '=', device.userId).on('m.household_id', '=', device.householdId),
-    )
-    .select(['sc.lmid', 'k.scopes', 'k.revoked_at', 'm.role'])
-    .where('sc.client_id', '=', device.clientId)
-    .forUpdate('sc')
-    .executeTakeFirstOrThrow()
-  if (!row.scopes || row.revoked_at) {
-    throw new EngineError(401, 'UNAUTHENTICATED', 'The API key has been revoked.')
+): Promise<{ locked(): Promise<LockedDevice> }> {
+  const sent = await sendStatement(
+    tx,
+    syncDb(tx)
+      .selectFrom('sync_clients as sc')
+      .leftJoin('api_keys as k', (join) => join.on('k.id', '=', device.keyId))
+      .leftJoin('memberships as m', (join) =>
+        join.on('m.user_id', '=', device.userId).on('m.household_id', '=', device.householdId),
+      )
+      .select(['sc.lmid', 'k.scopes', 'k.revoked_at', 'm.role'])
+      .where('sc.client_id', '=', device.clientId)
+      .forUpdate('sc'),
+  )
+  return {
+    async locked() {
+      const row = (await sent.answer).rows[0]
+      if (!row) throw new Error(`Device ${device.clientId} has no sync record.`)
+      if (!row.scopes || row.revoked_at) {
+        throw new EngineError(401, 'UNAUTHENTICATED', 'The API key has been revoked.')
+      }
+      if (!row.role) throw notFound('Household', device.householdId)
+      return { device: { ...device, scopes: row.scopes as Scope[], role: row.role as Role }, lmid: row.lmid }
+    },
   }
-  if (!row.role) throw notFound('Household', device.householdId)
-  return { device: { ...device, scopes: row.scopes as Scope[], role: row.role as Role }, lmid: row.lmid }
+}
+
+/** Whether two views of a device carry the same rights: its role and its scopes. */
+export function sameRights(a: Device, b: Device): boolean {
+  return (
+    a.role === b.role && a.scopes.length === b.scopes.length && a.scopes.every((s) => b.scopes.includes(s))
+  )
 }

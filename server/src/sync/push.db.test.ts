@@ -91,4 +91,70 @@ describe('pushMutations', () => {
     expect(batched.results.map((r) => r.status)).toEqual(['applied', 'applied'])
     expect(batched.committed).toBeUndefined()
   })
+
+  it('skips what the device record says was processed, whatever lmid its caller expected', async () => {
+    const store = await sharedStore()
+    const device = await newDevice()
+    const first = { id: 1, name: 'tags.create', args: { id: ulid(), name: 'Once' } }
+    await pushMutations(store, device, [first], undefined, {}, 0)
+    // A retry from a session that did not hear the first answer: it still expects lmid 0.
+    const retry = await pushMutations(
+      store,
+      device,
+      [first, { id: 2, name: 'tags.create', args: { id: ulid(), name: 'Twice' } }],
+      undefined,
+      {},
+      0,
+    )
+    expect(retry.results.map((r) => r.status)).toEqual(['skipped', 'applied'])
+    expect(retry.lmid).toBe(2)
+    const names = await store.db
+      .selectFrom('tags')
+      .select('name')
+      .where('household_id', '=', device.householdId)
+      .orderBy('name')
+      .execute()
+    expect(names.map((t) => t.name)).toEqual(['Once', 'Twice'])
+  })
+
+  it('authorizes each mutation as the key stands now, not as its caller last saw it', async () => {
+    const store = await sharedStore()
+    const device = await newDevice()
+    await store.db
+      .updateTable('api_keys')
+      .set({ scopes: device.scopes.filter((s) => s !== 'write:tags') })
+      .where('id', '=', device.keyId)
+      .execute()
+    const outcome = await pushMutations(
+      store,
+      device,
+      [{ id: 1, name: 'tags.create', args: { id: ulid(), name: 'Not allowed' } }],
+      undefined,
+      {},
+      0,
+    )
+    expect(outcome.results).toMatchObject([{ id: 1, status: 'rejected', code: 'INSUFFICIENT_SCOPE' }])
+    expect(outcome.device.scopes).not.toContain('write:tags')
+    await store.db
+      .updateTable('api_keys')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', device.keyId)
+      .execute()
+    await expect(
+      pushMutations(
+        store,
+        device,
+        [{ id: 2, name: 'tags.create', args: { id: ulid(), name: 'Revoked' } }],
+        undefined,
+        {},
+        1,
+      ),
+    ).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' })
+    const tags = await store.db
+      .selectFrom('tags')
+      .select('name')
+      .where('household_id', '=', device.householdId)
+      .execute()
+    expect(tags).toEqual([])
+  })
 })

@@ -12,7 +12,7 @@ import {
 import { deviceMutator, type HouseholdDelta, sendVersionsRead, syncDb } from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
 import type { Logger } from 'pino'
-import { type Device, lockDevice } from './devices.ts'
+import { type Device, sameRights, sendDeviceLock } from './devices.ts'
 
 /** What a push did: each mutation's outcome, and the device's lmid after it. */
 export interface PushOutcome {
@@ -30,6 +30,9 @@ export interface PushOutcome {
 }
 
 type Tx = Transaction<Database>
+
+/** The device's record moved since its caller last saw it: the batch runs the careful way. */
+class StaleDevice extends Error {}
 
 /** How many mutations, and how long, one push transaction takes at most before it commits. */
 export interface PushBatching {
@@ -53,6 +56,7 @@ export async function pushMutations(
   mutations: readonly SyncMutation[],
   logger?: Logger,
   batching: PushBatching = {},
+  expectedLmid?: number,
 ): Promise<PushOutcome> {
   const maxMutations = batching.maxMutations ?? 100
   const maxMs = batching.maxMs ?? 100
@@ -65,7 +69,13 @@ export async function pushMutations(
   const batch = (optimistic: boolean) =>
     store.db.transaction().execute(async (tx) => {
       const db = syncDb(tx)
-      const record = await lockDevice(tx, device)
+      const lock = await sendDeviceLock(tx, device)
+      // A first optimistic batch of a device whose lmid the caller knows goes on as the device
+      // last stood: its lock rides with the first mutation's statements and is checked before
+      // the batch ends; a retry (an lmid that moved), a changed role or scope, a revoked key or
+      // a removed member fails the batch, which then runs the careful way on what the lock found.
+      const guessed = optimistic && next === 0 && expectedLmid !== undefined
+      const record = guessed ? { device, lmid: expectedLmid } : await lock.locked()
       checked = record.device
       const started = performance.now()
       if (optimistic) await executeDeferred(tx, sql`set constraints all deferred`)
@@ -103,6 +113,10 @@ export async function pushMutations(
             })
             .execute()
         }
+      }
+      if (guessed) {
+        const found = await lock.locked()
+        if (found.lmid !== record.lmid || !sameRights(found.device, device)) throw new StaleDevice()
       }
       // The last mutation's deferred checks: one that fails fails the next statement or the
       // commit, and the batch runs again the careful way.

@@ -49,6 +49,8 @@ export class SyncSession implements HubMember, PresenceMember {
   cursor: number | null = null
   private device: Device | null = null
   private sentLmid = -1
+  /** The device's lmid as this session last saw it (welcome, its own pushes); null if unsure. */
+  private knownLmid: number | null = null
   private chain: Promise<void> = Promise.resolve()
   private deltaQueued = false
   private offered: HouseholdDelta | null = null
@@ -216,6 +218,7 @@ export class SyncSession implements HubMember, PresenceMember {
       .select('lmid')
       .where('client_id', '=', device.clientId)
       .executeTakeFirstOrThrow()
+    this.knownLmid = record.lmid
     this.send({
       type: 'welcome',
       clientId: device.clientId,
@@ -257,8 +260,12 @@ export class SyncSession implements HubMember, PresenceMember {
 
   private async push(mutations: SyncMutation[]): Promise<void> {
     const { store, hub, logger } = this.deps
-    const outcome = await pushMutations(store, this.device!, mutations, logger)
+    const known = this.knownLmid
+    // Unsure until this push has answered (it may fail half done).
+    this.knownLmid = null
+    const outcome = await pushMutations(store, this.device!, mutations, logger, {}, known ?? undefined)
     this.device = outcome.device
+    this.knownLmid = outcome.lmid
     this.send({ type: 'pushResult', lmid: outcome.lmid, results: outcome.results })
     // The rows the push wrote go straight to the household's devices; otherwise they read.
     if (outcome.committed) hub.offer(this.householdId, outcome.committed)
