@@ -1,5 +1,6 @@
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely'
 import { answerLater, isDeferred } from './deferred-writes.ts'
+import { beginStatement } from './postgres-dialect.ts'
 import type { PGliteQueryResult, PreparedPGlite } from './prepared-pglite.ts'
 
 /**
@@ -36,17 +37,9 @@ export class PGliteDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    let text = 'begin'
-    if (settings.isolationLevel || settings.accessMode) {
-      text = ['start transaction', settings.isolationLevel && `isolation level ${settings.isolationLevel}`]
-        .concat(settings.accessMode ?? [])
-        .filter(Boolean)
-        .join(' ')
-    }
-    const connectionOf = connection as PGliteConnection
-    connectionOf.inTransaction = true
-    // Simple statements can always be held; it runs with the transaction's first statement.
-    void this.#pg.hold(text)?.catch(() => {})
+    ;(connection as PGliteConnection).inTransaction = true
+    // A simple statement can always be held: it runs with the transaction's first statement.
+    void this.#pg.hold(beginStatement(settings))?.catch(() => {})
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

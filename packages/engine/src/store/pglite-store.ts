@@ -1,7 +1,8 @@
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite'
-import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
+import { Kysely } from 'kysely'
 import type { Database } from '../database.ts'
 import { PGliteDriver } from './pglite-driver.ts'
+import { postgresDialect } from './postgres-dialect.ts'
 import { PreparedPGlite } from './prepared-pglite.ts'
 import type { Store } from './store.ts'
 import { TYPE_PARSERS } from './type-parsers.ts'
@@ -25,14 +26,7 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
 /** Wraps an already-open PGlite (a clone, say) as a store. */
 export function wrapPGlite(pg: PGlite, location: string, onClose?: () => Promise<void> | void): Store {
   const prepared = new PreparedPGlite(pg)
-  const db = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new PGliteDriver(prepared),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  })
+  const db = new Kysely<Database>({ dialect: postgresDialect(() => new PGliteDriver(prepared)) })
   return {
     db,
     kind: 'pglite',

@@ -1,6 +1,7 @@
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely'
 import type pg from 'pg'
 import { answerLater, isDeferred } from './deferred-writes.ts'
+import { beginStatement } from './postgres-dialect.ts'
 
 /**
  * A Kysely driver for `pg` clients in pipeline mode, so a transaction pays fewer round trips:
@@ -37,14 +38,7 @@ export class PipelinedPostgresDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     ;(connection as PipelinedConnection).inTransaction = true
-    let text = 'begin'
-    if (settings.isolationLevel || settings.accessMode) {
-      text = ['start transaction', settings.isolationLevel && `isolation level ${settings.isolationLevel}`]
-        .concat(settings.accessMode ?? [])
-        .filter(Boolean)
-        .join(' ')
-    }
-    void (connection as PipelinedConnection).send(text).catch(() => {})
+    void (connection as PipelinedConnection).send(beginStatement(settings)).catch(() => {})
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

@@ -1,7 +1,8 @@
-import { Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely'
+import { Kysely } from 'kysely'
 import pg from 'pg'
 import type { Database } from '../database.ts'
 import { PipelinedPostgresDriver } from './pipelined-postgres-driver.ts'
+import { postgresDialect } from './postgres-dialect.ts'
 import { PreparedClient } from './prepared-client.ts'
 import type { Store } from './store.ts'
 import { TYPE_PARSERS } from './type-parsers.ts'
@@ -34,14 +35,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   // Fail at start-up, not on the first request, when the server is unreachable.
   const client = await pool.connect()
   client.release()
-  const db = new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new PipelinedPostgresDriver(pool),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  })
+  const db = new Kysely<Database>({ dialect: postgresDialect(() => new PipelinedPostgresDriver(pool)) })
   return {
     db,
     kind: 'postgres',

@@ -121,22 +121,7 @@ async function readChangePage(
     .limit(1)
     .executeTakeFirst()
   const last = !overflow ? upTo : overflow.version - 1 > from ? overflow.version - 1 : overflow.version
-  const rows = await tx
-    .selectFrom('change_log')
-    .select(['version', 'table_name', 'row_id', 'op', 'row'])
-    .where('household_id', '=', householdId)
-    .where('version', '>', from)
-    .where('version', '<=', last)
-    .orderBy('version')
-    .orderBy('seq')
-    .execute()
-  const changes = rows.map((r) => ({
-    version: r.version,
-    table: r.table_name,
-    id: r.row_id,
-    op: r.op,
-    row: r.row,
-  }))
+  const changes = (await versionsQuery(tx, householdId, from, last).execute()).map(toRowChange)
   return { changes, last }
 }
 
@@ -152,20 +137,8 @@ export async function sendVersionsRead(
   from: number,
   to: number,
 ): Promise<{ changes: Promise<RowChange[]> }> {
-  const read = await sendStatement(
-    tx,
-    tx
-      .selectFrom('change_log')
-      .select(['version', 'table_name', 'row_id', 'op', 'row'])
-      .where('household_id', '=', householdId)
-      .where('version', '>', from)
-      .where('version', '<=', to)
-      .orderBy('version')
-      .orderBy('seq'),
-  )
-  const changes = read.answer.then(({ rows }) =>
-    rows.map((r) => ({ version: r.version, table: r.table_name, id: r.row_id, op: r.op, row: r.row })),
-  )
+  const read = await sendStatement(tx, versionsQuery(tx, householdId, from, to))
+  const changes = read.answer.then(({ rows }) => rows.map(toRowChange))
   // Read only once the transaction committed; a transaction that failed reads nothing.
   changes.catch(() => {})
   return { changes }
@@ -242,4 +215,26 @@ export async function readHouseholdDelta(
         })),
       }
     })
+}
+
+/** The change-log rows of versions after `from` up to `to`, in commit order. */
+function versionsQuery(tx: Transaction<Database>, householdId: string, from: number, to: number) {
+  return tx
+    .selectFrom('change_log')
+    .select(['version', 'table_name', 'row_id', 'op', 'row'])
+    .where('household_id', '=', householdId)
+    .where('version', '>', from)
+    .where('version', '<=', to)
+    .orderBy('version')
+    .orderBy('seq')
+}
+
+function toRowChange(r: {
+  version: number
+  table_name: string
+  row_id: string
+  op: RowChange['op']
+  row: RowChange['row']
+}): RowChange {
+  return { version: r.version, table: r.table_name, id: r.row_id, op: r.op, row: r.row }
 }
