@@ -190,14 +190,7 @@ export async function readHouseholdDelta(
               .select(['client_id', 'lmid'])
               .where('client_id', 'in', clientIds)
               .execute()
-      const rows = await tx
-        .selectFrom('change_log')
-        .select(['version', 'table_name', 'row_id', 'op', 'row'])
-        .where('household_id', '=', householdId)
-        .where('version', '>', since)
-        .where('version', '<=', version)
-        .orderBy('version')
-        .orderBy('seq')
+      const rows = await versionsQuery(tx, householdId, since, version)
         .limit(maxRows + 1)
         .execute()
       if (rows.length > maxRows) return null
@@ -206,13 +199,7 @@ export async function readHouseholdDelta(
         version,
         floor: floor?.version ?? 0,
         lmids: new Map(devices.map((d) => [d.client_id, d.lmid])),
-        changes: rows.map((r) => ({
-          version: r.version,
-          table: r.table_name,
-          id: r.row_id,
-          op: r.op,
-          row: r.row,
-        })),
+        changes: rows.map(toRowChange),
       }
     })
 }
