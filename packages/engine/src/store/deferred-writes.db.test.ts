@@ -119,6 +119,18 @@ describe('deferred writes', () => {
     expect(rows).toEqual([{ n: expect.anything() }])
   })
 
+  it('commits once a savepoint rolled back a failed write that nothing awaited', async () => {
+    const { db } = await sharedStore()
+    await db.transaction().execute(async (tx) => {
+      await sql`savepoint probe`.execute(tx)
+      // The write fails (a duplicate id); the caller gives up on the step without awaiting more.
+      await executeDeferred(tx, probe(tx).insertInto(table).values({ id: 'a1', n: 1 })).catch(() => {})
+      await sql`rollback to savepoint probe`.execute(tx)
+      await executeDeferred(tx, probe(tx).insertInto(table).values({ id: 'g1', n: 1 }))
+    })
+    expect(await ids(db)).toContain('g1')
+  })
+
   it('runs at once, and fails where it is awaited, outside a transaction', async () => {
     const { db } = await sharedStore()
     await executeDeferred(db, probe(db).insertInto(table).values({ id: 'e1', n: 1 }))

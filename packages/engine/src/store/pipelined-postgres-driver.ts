@@ -127,8 +127,13 @@ class PipelinedConnection implements DatabaseConnection {
     this.#client.release()
   }
 
+  /**
+   * A statement awaited after others in flight succeeded: they have all been answered, and one
+   * that failed was rolled back since (to a savepoint), or this one would have failed too.
+   */
   #settled(): void {
     this.#inFlight = []
+    this.#failure = null
   }
 
   async #drain(): Promise<void> {

@@ -43,6 +43,8 @@ export class PreparedPGlite {
   readonly #prepared = new Map<string, Prepared>()
   /** Statements held for the next call into PGlite (`hold`), oldest first. */
   #held: Held[] = []
+  /** The first held statement that failed, until the statement after it answers. */
+  #heldFailure: unknown = null
   #counter = 0
   /** Names unique to this wrapper, should two ever wrap one PGlite (names live in its session). */
   readonly #prefix = `h${Math.random().toString(36).slice(2, 8)}_`
@@ -55,9 +57,15 @@ export class PreparedPGlite {
     await this.#pg.waitReady
     return this.#pg._runExclusiveQuery(async () => {
       try {
-        return values.length === 0 && !isPreparable(text)
-          ? await this.#simple(text)
-          : await this.#extended(text, values)
+        const result =
+          values.length === 0 && !isPreparable(text)
+            ? await this.#simple(text)
+            : await this.#extended(text, values)
+        // A held statement failed and this one still succeeded: a rollback (to a savepoint)
+        // dealt with it, or this was the commit, which rolled back instead, so fails with it.
+        const failure = this.#takeHeldFailure()
+        if (failure && /^\s*commit\b/i.test(text)) throw failure
+        return result
       } catch (error) {
         if (error && typeof error === 'object') Object.assign(error, { query: text, params: values })
         throw error
@@ -170,7 +178,13 @@ export class PreparedPGlite {
     return statement
   }
 
-  /** One call into PGlite: the held statements first, then these messages; answers theirs. */
+  /**
+   * One call into PGlite: the held statements first, then these messages. Each held statement
+   * hears its own answer or error. When one failed, the statements behind it in its transaction
+   * fail with "current transaction is aborted": these messages then answer the first failure
+   * instead, and a commit behind it (which PostgreSQL turns into a rollback) fails with it too
+   * (see `query`), as on PostgreSQL's pipelined connection.
+   */
   async #exec(bytes: Uint8Array) {
     const held = this.#held
     if (held.length === 0) return this.#pg.execProtocolStream(bytes, { syncToFs: false })
@@ -179,6 +193,7 @@ export class PreparedPGlite {
     try {
       messages = await this.#pg.execProtocolStream(concat([...held.map((h) => h.bytes), bytes]), {
         syncToFs: false,
+        throwOnError: false,
       })
     } catch (error) {
       for (const h of held) h.reject(error)
@@ -189,10 +204,26 @@ export class PreparedPGlite {
     for (const h of held) {
       let end = start
       while (end < messages.length && messages[end]!.name !== 'readyForQuery') end++
-      h.resolve(resultOf(messages.slice(start, end + 1), h.fields, this.#pg.parsers))
+      const group = messages.slice(start, end + 1)
+      const error = group.find((m) => m.name === 'error')
+      if (error) {
+        this.#heldFailure ??= error
+        h.reject(error)
+      } else {
+        h.resolve(resultOf(group, h.fields, this.#pg.parsers))
+      }
       start = end + 1
     }
-    return messages.slice(start)
+    const own = messages.slice(start)
+    const error = own.find((m) => m.name === 'error')
+    if (error) throw this.#takeHeldFailure() ?? error
+    return own
+  }
+
+  #takeHeldFailure(): unknown {
+    const failure = this.#heldFailure
+    this.#heldFailure = null
+    return failure
   }
 }
 
