@@ -92,8 +92,7 @@ class PipelinedConnection implements DatabaseConnection {
     }
     try {
       const result = await this.#client.query(compiled.sql, [...compiled.parameters])
-      // Answers come in order: whatever was in flight before this statement has been answered.
-      this.#settled()
+      await this.#settled()
       return toQueryResult<R>(result)
     } catch (error) {
       await this.#drain()
@@ -128,11 +127,13 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   /**
-   * A statement awaited after others in flight succeeded: they have all been answered, and one
-   * that failed was rolled back since (to a savepoint), or this one would have failed too.
+   * A statement awaited after others in flight succeeded. Answers come in order, so they have all
+   * been answered (draining lets their handlers run, which a prepared statement's extra promise
+   * step can leave behind this one's), and one that failed was rolled back since (to a
+   * savepoint), or this one would have failed too.
    */
-  #settled(): void {
-    this.#inFlight = []
+  async #settled(): Promise<void> {
+    if (this.#inFlight.length > 0) await this.#drain()
     this.#failure = null
   }
 
