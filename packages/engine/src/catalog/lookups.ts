@@ -89,8 +89,21 @@ export async function assertIdFree(
     .where('household_id', '=', householdId)
     .where('id', '=', id)
     .executeTakeFirst()
-  if (row) throw conflict('ID_ALREADY_EXISTS', `The id ${id} is already in use.`, { id })
+  if (row) throw idInUse(id)
 }
+
+function idInUse(id: string) {
+  return conflict('ID_ALREADY_EXISTS', `The id ${id} is already in use.`, { id })
+}
+
+/** A live row of `table` holding `name` ignoring case (inside `groupId` for categories). */
+function holdsName(table: NamedTable, name: string, groupId: string | undefined) {
+  const live = table === 'category_groups' || table === 'categories' ? sql`and deleted_at is null` : sql``
+  const group = groupId === undefined ? sql`` : sql`and group_id = ${groupId}`
+  return sql<boolean>`(lower(name) = lower(${name}) ${live} ${group})`
+}
+
+type NamedTable = 'category_groups' | 'categories' | 'tags' | 'flags'
 
 /**
  * The two checks a create of a named row makes before it writes, in one statement: a
@@ -100,23 +113,20 @@ export async function assertIdFree(
  */
 export async function findNameHolderOfNew(
   db: Db,
-  table: 'category_groups' | 'categories' | 'tags' | 'flags',
+  table: NamedTable,
   householdId: string,
   id: string,
   name: string,
   options: { groupId?: string } = {},
 ): Promise<string | null> {
-  const live = table === 'category_groups' || table === 'categories' ? sql`and deleted_at is null` : sql``
-  const group = options.groupId === undefined ? sql`` : sql`and group_id = ${options.groupId}`
   const rows = await db
     .selectFrom(table)
     .select('id')
     .where('household_id', '=', householdId)
-    .where(sql<boolean>`(id = ${id} or (lower(name) = lower(${name}) ${live} ${group}))`)
+    .where(sql<boolean>`(id = ${id} or ${holdsName(table, name, options.groupId)})`)
     .limit(2)
     .execute()
-  if (rows.some((r) => r.id === id))
-    throw conflict('ID_ALREADY_EXISTS', `The id ${id} is already in use.`, { id })
+  if (rows.some((r) => r.id === id)) throw idInUse(id)
   return rows[0]?.id ?? null
 }
 
@@ -159,7 +169,7 @@ export async function liveCategories(
  */
 export async function findNameHolder(
   db: Db,
-  table: 'category_groups' | 'categories' | 'tags' | 'flags',
+  table: NamedTable,
   householdId: string,
   name: string,
   options: { groupId?: string; excludeId?: string } = {},
@@ -168,10 +178,7 @@ export async function findNameHolder(
     .selectFrom(table)
     .select('id')
     .where('household_id', '=', householdId)
-    .where(sql<boolean>`lower(name) = lower(${name})`)
-  if (table === 'category_groups' || table === 'categories')
-    query = query.where(sql.ref('deleted_at'), 'is', null)
-  if (options.groupId !== undefined) query = query.where(sql.ref('group_id'), '=', options.groupId)
+    .where(holdsName(table, name, options.groupId))
   if (options.excludeId !== undefined) query = query.where('id', '!=', options.excludeId)
   const row = await query.executeTakeFirst()
   return row?.id ?? null
