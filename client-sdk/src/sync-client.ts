@@ -108,10 +108,8 @@ export class SyncConnection {
   private sentThrough = 0
   /** Pushed mutations the replica refused, whose refusal the caller already has. */
   private readonly refusedLocally = new Set<number>()
-  /** Pushed mutations whose local call is still running: how each announces its end. */
-  private readonly localCalls = new Map<number, () => void>()
-  /** Ends of those calls, awaited before the server's verdict on one is announced. */
-  private readonly localEnds = new Map<number, Promise<void>>()
+  /** Pushed mutations the server has not answered yet: when each one's local call ends. */
+  private readonly localCalls = new Map<number, { ended: Promise<void>; end: () => void }>()
   private sent = new Map<number, PendingMutation>()
   private deltaPages: RowChangeInput[] = []
   /** Where the deltas received so far lead; applied together by one rebase. */
@@ -187,7 +185,11 @@ export class SyncConnection {
    * is checked and its id reserved, so the server runs it while the replica does.
    */
   push(mutation: PendingMutation): void {
-    this.localEnds.set(mutation.id, new Promise<void>((resolve) => this.localCalls.set(mutation.id, resolve)))
+    let end!: () => void
+    const ended = new Promise<void>((resolve) => {
+      end = resolve
+    })
+    this.localCalls.set(mutation.id, { ended, end })
     // The usual case, nothing older unsent: push straight away, without reading the queue back.
     if (this.welcomed && this.sentThrough === mutation.id - 1) {
       this.sent.set(mutation.id, mutation)
@@ -208,8 +210,7 @@ export class SyncConnection {
       this.sent.delete(mutation.id)
       this.refusedLocally.add(mutation.id)
     }
-    this.localCalls.get(mutation.id)?.()
-    this.localCalls.delete(mutation.id)
+    this.localCalls.get(mutation.id)?.end()
   }
 
   /** A local mutation was committed: the pending count changed. */
@@ -428,14 +429,16 @@ export class SyncConnection {
 
   private async rejections(results: readonly MutationResult[]): Promise<void> {
     for (const r of results) {
-      const localEnd = this.localEnds.get(r.id)
-      this.localEnds.delete(r.id)
+      const local = this.localCalls.get(r.id)
       if (r.status !== 'rejected') {
+        this.localCalls.delete(r.id)
         this.refusedLocally.delete(r.id)
         continue
       }
-      // The server may answer before the replica does: a refusal waits for the local verdict.
-      await localEnd
+      // The server may answer before the replica does: a refusal waits for the local verdict
+      // (`settled` ends it through this same entry, so it leaves the map only afterwards).
+      await local?.ended
+      this.localCalls.delete(r.id)
       if (this.refusedLocally.delete(r.id)) continue
       const mutation = this.sent.get(r.id) ??
         (await this.replica.pendingAfter(r.id - 1, 1)).find((m) => m.id === r.id) ?? { id: r.id }

@@ -43,7 +43,7 @@ export interface PushBatching {
 /**
  * Runs a device's mutations exactly once and in order. They run in transactions of a few
  * mutations each (group commit: one fsync for many): each transaction locks the device row
- * (checking its key and membership again in the same statement, see `lockDevice`), skips
+ * (checking its key and membership again in the same statement, see `sendDeviceLock`), skips
  * ids at or below its lmid, and runs every mutation in a savepoint of its own, authorized from the
  * device (never from args) and with its own household version. A refused mutation rolls back to
  * its savepoint and is recorded as rejected; lmid advances past it either way, so one bad

@@ -80,9 +80,8 @@ export class PreparedPGlite {
    * Holds a statement to run in the same call into PGlite as the next one that is run (inside a
    * transaction: `begin`, a statement whose answer is read later, a write nobody reads). Answers
    * its result once that call is made, or null when it cannot be held (a statement with values
-   * not prepared yet, which the caller then runs as usual). A held statement that fails fails
-   * the call it rides with its own error: PGlite runs every statement of a call and throws the
-   * first failure.
+   * not prepared yet, which the caller then runs as usual). A held statement hears its own
+   * outcome; one that fails also fails the statement after it with its own error (see `#exec`).
    */
   hold(text: string, values: readonly unknown[] = []): Promise<PGliteQueryResult> | null {
     const simple = values.length === 0 && !isPreparable(text)
