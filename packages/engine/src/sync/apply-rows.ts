@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Transaction } from 'kysely'
 import type { RowChange } from '../changes/changes.ts'
 import type { Database } from '../database.ts'
+import { executeDeferred } from '../store/deferred-writes.ts'
 
 /** A row change as a replica applies it; the version is not needed to apply it. */
 export type RowChangeInput = Pick<RowChange, 'table' | 'id' | 'op' | 'row'>
@@ -129,10 +130,17 @@ export class RowWriter {
       const mine = finals.filter((f) => f.table === table)
       const gone = mine.filter((f) => f.row === null).map((f) => f.id)
       const rows = mine.flatMap((f) => (f.row === null ? [] : [f.row]))
+      // Nothing reads their answers: held for the next call into PGlite (the commit, for a
+      // rebase with nothing pending, so a one-row delta costs one call). A failure surfaces at
+      // the next statement awaited, which `apply`'s savepoint release is.
       if (gone.length > 0)
-        await this.run(tx, shape.deleteKeys, shape.key.length === 1 ? [gone] : [householdId, gone])
-      if (rows.length > 0) await this.run(tx, shape.upsert, [JSON.stringify(rows)])
+        await this.defer(tx, shape.deleteKeys, shape.key.length === 1 ? [gone] : [householdId, gone])
+      if (rows.length > 0) await this.defer(tx, shape.upsert, [JSON.stringify(rows)])
     }
+  }
+
+  private async defer(tx: Transaction<Database>, statement: string, parameters: unknown[]): Promise<void> {
+    await executeDeferred(tx, { compile: () => CompiledQuery.raw(statement, parameters) })
   }
 
   private async run(tx: Transaction<Database>, statement: string, parameters: unknown[]): Promise<void> {

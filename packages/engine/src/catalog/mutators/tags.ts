@@ -16,8 +16,9 @@ export const createTag = defineMutator({
   scope: 'write:tags',
   args: CreateTagArgsSchema,
   async run(tx, args, ctx) {
-    const holder = await findNameHolderOfNew(tx, 'tags', ctx.householdId, args.id, args.name)
-    if (holder) throw nameTaken(args.name, holder)
+    // The id and the name are both unique indexes, so the insert checks both in one statement
+    // (one round trip, one call into PGlite); a refusal is explained afterwards, the id first.
+    // The household's clock, taken before the body, keeps anyone from changing that in between.
     const row = await tx
       .insertInto('tags')
       .values({
@@ -28,8 +29,14 @@ export const createTag = defineMutator({
         created_at: ctx.now,
         updated_at: ctx.now,
       })
+      .onConflict((oc) => oc.doNothing())
       .returningAll()
-      .executeTakeFirstOrThrow()
+      .executeTakeFirst()
+    if (!row) {
+      const holder = await findNameHolderOfNew(tx, 'tags', ctx.householdId, args.id, args.name)
+      if (!holder) throw new Error(`tags.create was refused, yet neither ${args.id} nor its name is taken.`)
+      throw nameTaken(args.name, holder)
+    }
     const tag = toTag(row)
     ctx.emit('tag.created', { tag })
     return tag
