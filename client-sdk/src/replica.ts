@@ -288,25 +288,33 @@ export class Replica {
           }
           return { confirmed: [], pending: pending.length, tables: new Set(['household_clock']) }
         }
+        const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
         if (
           incoming.kind === 'delta' &&
-          pending.some((p) => p.mutation_id > lmid) &&
+          confirmed.length > 0 &&
           (await echoesMatch(tx, this.writer, householdId, incoming.changes, lmid))
         ) {
           // The delta holds exactly what the confirmed mutations wrote here, and no row a
           // still-pending one wrote: the replica already is the server's state plus the pending
-          // mutations, so they stay applied as they are, without an undo and a replay.
-          await db.deleteFrom('device_undo').where('mutation_id', '<=', lmid).execute()
-          await db.deleteFrom('device_pending').where('mutation_id', '<=', lmid).execute()
-          await db
-            .updateTable('device_state')
-            .set({ version: incoming.version, lmid })
-            .where('household_id', '=', householdId)
-            .execute()
-          const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
+          // mutations, so they stay applied as they are, without an undo and a replay. (The usual
+          // echo: a device's own mutation coming back.) Nothing reads these writes' answers: they
+          // go with the commit, in one call into PGlite.
+          await executeDeferred(tx, db.deleteFrom('device_undo').where('mutation_id', '<=', lmid))
+          await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
+          const remaining = pending.length - confirmed.length
+          await executeDeferred(
+            tx,
+            sql`
+              with clock as (
+                update household_clock set version = ${incoming.version}
+                where household_id = ${householdId} and ${remaining === 0}
+              )
+              update device_state set version = ${incoming.version}, lmid = ${lmid}
+              where household_id = ${householdId}`,
+          )
           return {
             confirmed,
-            pending: pending.length - confirmed.length,
+            pending: remaining,
             tables: this.trackTables ? new Set(['household_clock']) : null,
           }
         }
@@ -369,9 +377,8 @@ export class Replica {
             update device_state set version = ${incoming.version}, lmid = ${lmid}
             where household_id = ${householdId}`,
         )
-        const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
         if (confirmed.length > 0)
-          await db.deleteFrom('device_pending').where('mutation_id', '<=', lmid).execute()
+          await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
         const remaining = pending.filter((p) => p.mutation_id > lmid)
         if (remaining.length > 0) {
           await sql`set local session_replication_role = origin`.execute(tx)

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { afterEach, describe, expect, it } from 'vitest'
 import { useTestServer } from '../src/index.ts'
@@ -79,5 +80,21 @@ describe('the echo of a burst of local mutations', () => {
     expect((await a.query.tags.list()).map((t) => t.name).sort()).toEqual([...names].sort())
     expect(a.stats.replays).toBe(0)
     await expectConverged(server, owner.householdId, [a])
+  })
+
+  it('of one mutation leaves nothing to undo and the clock at the server version', async () => {
+    const owner = await server.newOwner()
+    const a = await newDevice(server, owner)
+    await a.sync.whenSynced()
+    for (const name of ['First', 'Second']) {
+      await a.mutate.tags.create({ name })
+      await a.sync.whenSynced()
+      await expectConverged(server, owner.householdId, [a])
+      const left = await sql<{ undo: number; pending: number }>`
+        select (select count(*)::int from device_undo) as undo,
+               (select count(*)::int from device_pending) as pending`.execute(a.store.db)
+      expect(left.rows[0]).toEqual({ undo: 0, pending: 0 })
+    }
+    expect(a.stats.replays).toBe(0)
   })
 })
