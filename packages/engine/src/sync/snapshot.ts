@@ -56,11 +56,15 @@ async function readTable(
   const owner = key.length === 1 ? sql.ref('id') : sql.ref('household_id')
   let after: string | null = null
   while (true) {
+    // The first page and the ones after it are two statements, not one with `($after is null or
+    // key > $after)`: prepared, that one may get a generic plan (after five pages) that scans the
+    // key index from the household's first row and filters, so paging was quadratic (page 21 of
+    // a 50,000-row table: 40,000 rows read and dropped, 18 ms against 1.9 ms on PGlite).
     const { rows } = await sql<{ k: string; row: Record<string, unknown> }>`
       select t.${sql.ref(keyColumn)} as k, to_jsonb(t) as row
       from ${sql.table(table)} t
       where t.${owner} = ${householdId}
-        and (${after}::text is null or t.${sql.ref(keyColumn)} > ${after})
+        ${after === null ? sql`` : sql`and t.${sql.ref(keyColumn)} > ${after}`}
       order by t.${sql.ref(keyColumn)}
       limit ${pageSize}`.execute(tx)
     if (rows.length > 0) await onPage({ table, rows: rows.map((r) => r.row) })
