@@ -56,6 +56,8 @@ export async function undoPending(tx: Transaction<Database>): Promise<number> {
 interface TableShape {
   key: string[]
   upsert: string
+  /** The upsert without its conflict clause, for a snapshot's rows on a cleared household. */
+  insert: string
   deleteKeys: string
 }
 
@@ -108,7 +110,11 @@ export class RowWriter {
     }
   }
 
-  /** Upserts full row images into one table, as a snapshot page. */
+  /**
+   * Inserts full row images into one table, as a snapshot page, once `clearHousehold` has
+   * emptied the household: no row can conflict, so there is no conflict clause to check, and a
+   * 2,000-row page of transactions loads in about 50 ms instead of 65 (bench/src, 2026-11-25).
+   */
   async load(
     tx: Transaction<Database>,
     table: string,
@@ -116,7 +122,7 @@ export class RowWriter {
   ): Promise<void> {
     if (rows.length === 0) return
     const shape = await this.shape(tx, table)
-    await this.run(tx, shape.upsert, [JSON.stringify(rows)])
+    await this.run(tx, shape.insert, [JSON.stringify(rows)])
   }
 
   private async applyFinals(
@@ -188,13 +194,12 @@ async function readShape(tx: Transaction<Database>, table: string): Promise<Tabl
   const q = (name: string) => `"${name.replaceAll('"', '""')}"`
   const columns = rows.map((r) => q(r.name)).join(', ')
   const sets = rows.filter((r) => !key.includes(r.name)).map((r) => `${q(r.name)} = excluded.${q(r.name)}`)
-  const upsert =
-    `insert into ${q(table)} (${columns}) select ${columns} from jsonb_populate_recordset(null::${q(table)}, $1::jsonb) ` +
-    `on conflict (${key.map(q).join(', ')}) do ${sets.length === 0 ? 'nothing' : `update set ${sets.join(', ')}`}`
+  const insert = `insert into ${q(table)} (${columns}) select ${columns} from jsonb_populate_recordset(null::${q(table)}, $1::jsonb)`
+  const upsert = `${insert} on conflict (${key.map(q).join(', ')}) do ${sets.length === 0 ? 'nothing' : `update set ${sets.join(', ')}`}`
   let deleteKeys: string
   if (key.length === 1) deleteKeys = `delete from ${q(table)} where ${q(key[0]!)} = any ($1::text[])`
   else if (key.length === 2 && key[0] === 'household_id')
     deleteKeys = `delete from ${q(table)} where household_id = $1 and ${q(key[1]!)} = any ($2::text[])`
   else throw new Error(`Table ${table} has a key sync cannot address: ${key.join(', ')}`)
-  return { key, upsert, deleteKeys }
+  return { key, upsert, insert, deleteKeys }
 }
