@@ -118,7 +118,7 @@ export class Replica {
   private reservedThrough = 0
   private queueRecords = 0
   private readonly mutex = new Mutex()
-  private readonly writer = new RowWriter()
+  private readonly writer: RowWriter
 
   private constructor(
     readonly store: Store,
@@ -126,6 +126,8 @@ export class Replica {
     identity: ReplicaIdentity,
   ) {
     this.identity = identity
+    // A snapshot loads with COPY where the store has PGlite's blob input: every device today.
+    this.writer = new RowWriter({ copy: store.kind === 'pglite' })
   }
 
   /** Migrates the store, then reconciles it with the queue: see `reconcile`. */

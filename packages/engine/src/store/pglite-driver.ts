@@ -1,4 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from 'kysely'
+import { copyInput } from './copy-rows.ts'
 import { answerLater, isDeferred } from './deferred-writes.ts'
 import { beginStatement } from './postgres-dialect.ts'
 import type { PGliteQueryResult, PreparedPGlite } from './prepared-pglite.ts'
@@ -67,6 +68,11 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const input = copyInput(compiled)
+    if (input) {
+      await this.#pg.copyFrom(compiled.sql, input)
+      return { rows: [] }
+    }
     if (this.inTransaction && isDeferred(compiled)) {
       const held = this.#pg.hold(compiled.sql, compiled.parameters)
       if (held) {

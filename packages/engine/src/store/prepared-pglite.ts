@@ -99,6 +99,23 @@ export class PreparedPGlite {
     })
   }
 
+  /**
+   * Runs `copy … from '/dev/blob'` with `blob` as its input (PGlite's own `query` feeds it),
+   * after the held statements (a transaction's `begin`, say). A held statement that failed fails
+   * this with its own error, as it would fail any statement behind it.
+   */
+  async copyFrom(text: string, blob: Blob): Promise<void> {
+    await this.flush()
+    const failure = this.#takeHeldFailure()
+    if (failure) throw failure
+    try {
+      await this.#pg.query(text, [], { blob })
+    } catch (error) {
+      if (error && typeof error === 'object') Object.assign(error, { query: text })
+      throw error
+    }
+  }
+
   /** Runs the held statements now, in a call of their own; their promises hear how they went. */
   async flush(): Promise<void> {
     if (this.#held.length === 0) return

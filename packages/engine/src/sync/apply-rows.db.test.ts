@@ -11,8 +11,8 @@ import {
   type TableRows,
   undoPending,
 } from '@hearth/engine/sync'
-import { newHousehold, sharedStore } from '@hearth/test/store'
-import type { Transaction } from 'kysely'
+import { newHousehold, sharedStore, TEST_DATABASE_URL } from '@hearth/test/store'
+import { sql, type Transaction } from 'kysely'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { applyMutation } from '../mutator/run.ts'
@@ -204,4 +204,44 @@ describe('replica row sync', () => {
       expect(await dumpHousehold(tx, ctx.householdId)).toEqual(now)
     })
   })
+
+  it.skipIf(Boolean(TEST_DATABASE_URL))(
+    'RowWriter loads snapshot pages with COPY exactly as they were: quotes, commas, line breaks, empty strings, JSON and arrays',
+    async () => {
+      const store = await sharedStore()
+      const ctx = await newHousehold(store)
+      const accountId = await seed(store, ctx)
+      const awkward = ['say "hi", then', 'two\nlines', 'back\\slash', '', 'ünïcödé ✓', 'NULL', '{"a":1}']
+      await inRolledBackTransaction(store, async (tx) => {
+        await asReplica(tx, async () => {
+          for (const [i, name] of awkward.entries()) {
+            if (name === '') continue // a tag's name may not be empty; the memo below is
+            await sql`insert into tags (household_id, id, name, color) values (${ctx.householdId}, ${`tag${i}`}, ${name}, ${i % 2 ? null : name})`.execute(tx)
+          }
+          await sql`update transactions set memo = '' where household_id = ${ctx.householdId}`.execute(tx)
+          await sql`
+            insert into rule_runs (household_id, id, rule_id, changes, transaction_ids, applied_at)
+            values (${ctx.householdId}, 'run1', 'rule1', ${JSON.stringify({ note: awkward, nested: { n: 1.5, ok: true, none: null } })}::jsonb,
+              ${awkward}::text[], now())`.execute(tx)
+          const before = await dumpHousehold(tx, ctx.householdId)
+          const pages: TableRows[] = []
+          const { rows: tables } = await sql<{ t: string }>`select t from hearth_synced_tables() t`.execute(tx)
+          for (const { t } of tables) {
+            const owner = t === 'households' ? sql.ref('id') : sql.ref('household_id')
+            const { rows } = await sql<{ row: Record<string, unknown> }>`
+              select to_jsonb(x) as row from ${sql.table(t)} x where x.${owner} = ${ctx.householdId}`.execute(tx)
+            if (rows.length > 0) pages.push({ table: t, rows: rows.map((r) => r.row) })
+          }
+          expect(pages.find((p) => p.table === 'rule_runs')?.rows).toHaveLength(1)
+          await clearHousehold(tx, ctx.householdId)
+          const writer = new RowWriter({ copy: true })
+          for (const page of pages) await writer.load(tx, page.table, page.rows)
+          expect(await dumpHousehold(tx, ctx.householdId)).toEqual(before)
+          const { rows: memo } = await sql<{ memo: string | null }>`
+            select memo from transactions where household_id = ${ctx.householdId} and account_id = ${accountId}`.execute(tx)
+          expect(memo).toEqual([{ memo: '' }])
+        })
+      })
+    },
+  )
 })

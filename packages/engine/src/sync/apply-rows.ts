@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Transaction } from 'kysely'
 import type { RowChange } from '../changes/changes.ts'
 import type { Database } from '../database.ts'
+import { copyFromBlob } from '../store/copy-rows.ts'
 import { executeDeferred } from '../store/deferred-writes.ts'
 
 /** A row change as a replica applies it; the version is not needed to apply it. */
@@ -58,8 +59,14 @@ interface TableShape {
   upsert: string
   /** The upsert without its conflict clause, for a snapshot's rows on a cleared household. */
   insert: string
+  /** The same as `copy … from '/dev/blob'`, and how each column is written in its CSV. */
+  copy: string
+  columns: { name: string; form: CsvForm }[]
   deleteKeys: string
 }
+
+/** How a column's JSON value is written as CSV text: as it is, as JSON, or as an array literal. */
+type CsvForm = 'text' | 'json' | 'array'
 
 /** A row change reduced to the row's final state: its image, or null when it is gone. */
 interface FinalRow {
@@ -78,6 +85,12 @@ const UNIQUE_VIOLATIONS = new Set(['23505', '23P01'])
  */
 export class RowWriter {
   private readonly shapes = new Map<string, Promise<TableShape>>()
+
+  /**
+   * `copy`: load snapshot pages with COPY (PGlite only, through its `/dev/blob` input; a device's
+   * replica): a 2,000-row page of transactions in about 30 ms instead of 50 (bench/src, 2026-11-25).
+   */
+  constructor(private readonly options: { copy?: boolean } = {}) {}
 
   /**
    * Applies row changes in the change log's shape: each row's last change wins, deletes then
@@ -122,7 +135,8 @@ export class RowWriter {
   ): Promise<void> {
     if (rows.length === 0) return
     const shape = await this.shape(tx, table)
-    await this.run(tx, shape.insert, [JSON.stringify(rows)])
+    if (this.options.copy) await copyFromBlob(tx, shape.copy, toCsv(rows, shape.columns))
+    else await this.run(tx, shape.insert, [JSON.stringify(rows)])
   }
 
   private async applyFinals(
@@ -185,9 +199,11 @@ export class RowWriter {
 }
 
 async function readShape(tx: Transaction<Database>, table: string): Promise<TableShape> {
-  const { rows } = await sql<{ name: string; key: string[] }>`
-    select a.attname::text as name, hearth_sync_key(${table}) as key
+  const { rows } = await sql<{ name: string; key: string[]; category: string; type: string }>`
+    select a.attname::text as name, hearth_sync_key(${table}) as key,
+      t.typcategory as category, t.typname::text as type
     from pg_attribute a
+    join pg_type t on t.oid = a.atttypid
     where a.attrelid = ${table}::regclass and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
     order by a.attnum`.execute(tx)
   const key = rows[0]?.key ?? []
@@ -201,5 +217,49 @@ async function readShape(tx: Transaction<Database>, table: string): Promise<Tabl
   else if (key.length === 2 && key[0] === 'household_id')
     deleteKeys = `delete from ${q(table)} where household_id = $1 and ${q(key[1]!)} = any ($2::text[])`
   else throw new Error(`Table ${table} has a key sync cannot address: ${key.join(', ')}`)
-  return { key, upsert, insert, deleteKeys }
+  const copy = `copy ${q(table)} (${columns}) from '/dev/blob' with (format csv)`
+  const forms = rows.map((r) => ({
+    name: r.name,
+    form: (r.category === 'A' ? 'array' : r.type === 'json' || r.type === 'jsonb' ? 'json' : 'text') as CsvForm,
+  }))
+  return { key, upsert, insert, copy, columns: forms, deleteKeys }
+}
+
+/**
+ * Rows as COPY's CSV: every value quoted (so an empty string stays one), a missing one empty
+ * and unquoted (NULL), JSON columns as JSON text, arrays as PostgreSQL array literals.
+ */
+function toCsv(rows: readonly Record<string, unknown>[], columns: { name: string; form: CsvForm }[]): string {
+  let csv = ''
+  for (const row of rows) {
+    let line = ''
+    for (let i = 0; i < columns.length; i++) {
+      const { name, form } = columns[i]!
+      const value = row[name]
+      if (i > 0) line += ','
+      if (value === null || value === undefined) continue
+      const text =
+        form === 'json' ? JSON.stringify(value) : form === 'array' ? arrayLiteral(value) : scalarText(value)
+      line += `"${text.replaceAll('"', '""')}"`
+    }
+    csv += `${line}\n`
+  }
+  return csv
+}
+
+function scalarText(value: unknown): string {
+  return typeof value === 'object' ? JSON.stringify(value) : String(value)
+}
+
+/** A JSON array as a PostgreSQL array literal: elements quoted, `"` and `\` escaped. */
+function arrayLiteral(value: unknown): string {
+  if (!Array.isArray(value)) return scalarText(value)
+  const items = value.map((item) =>
+    item === null
+      ? 'NULL'
+      : Array.isArray(item)
+        ? arrayLiteral(item)
+        : `"${scalarText(item).replace(/["\\]/g, (c) => `\\${c}`)}"`,
+  )
+  return `{${items.join(',')}}`
 }
