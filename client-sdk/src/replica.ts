@@ -218,7 +218,7 @@ export class Replica {
       const args = rawArgs === undefined ? {} : JSON.parse(JSON.stringify(rawArgs))
       const now = new Date()
       if (this.identity.userId !== null) authorize(mutator, this.context(now))
-      parseArgs(mutator.args, args)
+      const parsed = parseArgs(mutator.args, args)
       const mutation: PendingMutation = { id: this.nextId++, name, args, at: now.toISOString() }
       await this.reserveThrough(mutation.id)
       hooks.push?.(mutation)
@@ -229,7 +229,7 @@ export class Replica {
       try {
         const tracking = this.trackTables
         const { result, tables } = await this.store.db.transaction().execute(async (tx) => {
-          const result = await this.applyOne(tx, mutation)
+          const result = await this.applyOne(tx, mutation, parsed)
           await durable
           await this.insertPending(tx, mutation)
           return { result, tables: tracking ? await undoTables(tx, mutation.id) : null }
@@ -480,9 +480,10 @@ export class Replica {
   }
 
   /** Applies one mutation as pending: undo images on, deferred checks run at its end. */
-  private async applyOne(tx: Transaction<Database>, m: PendingMutation) {
+  private async applyOne(tx: Transaction<Database>, m: PendingMutation, parsed?: unknown) {
     const mutator = deviceMutator(m.name)
-    const args = parseArgs(mutator.args, m.args)
+    // A local call parsed its arguments already; a replay parses the ones it stored.
+    const args = parsed ?? parseArgs(mutator.args, m.args)
     await executeDeferred(tx, asLocalMutation)
     await executeDeferred(tx, sql`set constraints all deferred`)
     const { result } = await applyMutation(tx, mutator, args, this.context(new Date(m.at), m.id), {

@@ -216,7 +216,9 @@ describe('replica row sync', () => {
         await asReplica(tx, async () => {
           for (const [i, name] of awkward.entries()) {
             if (name === '') continue // a tag's name may not be empty; the memo below is
-            await sql`insert into tags (household_id, id, name, color) values (${ctx.householdId}, ${`tag${i}`}, ${name}, ${i % 2 ? null : name})`.execute(tx)
+            await sql`insert into tags (household_id, id, name, color) values (${ctx.householdId}, ${`tag${i}`}, ${name}, ${i % 2 ? null : name})`.execute(
+              tx,
+            )
           }
           await sql`update transactions set memo = '' where household_id = ${ctx.householdId}`.execute(tx)
           await sql`
@@ -225,11 +227,15 @@ describe('replica row sync', () => {
               ${awkward}::text[], now())`.execute(tx)
           const before = await dumpHousehold(tx, ctx.householdId)
           const pages: TableRows[] = []
-          const { rows: tables } = await sql<{ t: string }>`select t from hearth_synced_tables() t`.execute(tx)
+          const { rows: tables } = await sql<{ t: string }>`select t from hearth_synced_tables() t`.execute(
+            tx,
+          )
           for (const { t } of tables) {
             const owner = t === 'households' ? sql.ref('id') : sql.ref('household_id')
             const { rows } = await sql<{ row: Record<string, unknown> }>`
-              select to_jsonb(x) as row from ${sql.table(t)} x where x.${owner} = ${ctx.householdId}`.execute(tx)
+              select to_jsonb(x) as row from ${sql.table(t)} x where x.${owner} = ${ctx.householdId}`.execute(
+              tx,
+            )
             if (rows.length > 0) pages.push({ table: t, rows: rows.map((r) => r.row) })
           }
           expect(pages.find((p) => p.table === 'rule_runs')?.rows).toHaveLength(1)
@@ -238,7 +244,9 @@ describe('replica row sync', () => {
           for (const page of pages) await writer.load(tx, page.table, page.rows)
           expect(await dumpHousehold(tx, ctx.householdId)).toEqual(before)
           const { rows: memo } = await sql<{ memo: string | null }>`
-            select memo from transactions where household_id = ${ctx.householdId} and account_id = ${accountId}`.execute(tx)
+            select memo from transactions where household_id = ${ctx.householdId} and account_id = ${accountId}`.execute(
+            tx,
+          )
           expect(memo).toEqual([{ memo: '' }])
         })
       })

@@ -220,7 +220,11 @@ async function readShape(tx: Transaction<Database>, table: string): Promise<Tabl
   const copy = `copy ${q(table)} (${columns}) from '/dev/blob' with (format csv)`
   const forms = rows.map((r) => ({
     name: r.name,
-    form: (r.category === 'A' ? 'array' : r.type === 'json' || r.type === 'jsonb' ? 'json' : 'text') as CsvForm,
+    form: (r.category === 'A'
+      ? 'array'
+      : r.type === 'json' || r.type === 'jsonb'
+        ? 'json'
+        : 'text') as CsvForm,
   }))
   return { key, upsert, insert, copy, columns: forms, deleteKeys }
 }
