@@ -16,6 +16,7 @@ import * as statementChangeLog from './0014-statement-change-log.ts'
 import * as ruleRuns from './0015-rule-runs.ts'
 import * as deviceClockQuiet from './0016-device-clock-quiet.ts'
 import * as outboxClaimOrder from './0017-outbox-claim-order.ts'
+import * as exchangeRateText from './0018-exchange-rate-text.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -36,6 +37,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015-rule-runs': ruleRuns,
   '0016-device-clock-quiet': deviceClockQuiet,
   '0017-outbox-claim-order': outboxClaimOrder,
+  '0018-exchange-rate-text': exchangeRateText,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
