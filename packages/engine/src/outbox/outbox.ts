@@ -21,7 +21,8 @@ export async function claimOutbox(
   db: Kysely<Database>,
   options: { limit: number; leaseMs: number; topics?: string[] },
 ): Promise<OutboxItem[]> {
-  const topics = options.topics ?? null
+  // The topic filter only when there is one, rather than `($topics is null or …)` (see trimChangeLog).
+  const topics = options.topics === undefined ? sql`true` : sql`topic = any(${options.topics}::text[])`
   const result = await sql<{
     id: number
     household_id: string | null
@@ -34,7 +35,7 @@ export async function claimOutbox(
       select id from outbox
       where status = 'pending' and available_at <= now()
         and (locked_until is null or locked_until < now())
-        and (${topics}::text[] is null or topic = any(${topics}::text[]))
+        and ${topics}
       order by id
       limit ${options.limit}
       for update skip locked

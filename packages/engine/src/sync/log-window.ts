@@ -13,11 +13,13 @@ export async function trimChangeLog(
   options: { householdId?: string } = {},
 ): Promise<number> {
   return db.transaction().execute(async (tx) => {
-    const only = options.householdId ?? null
+    // One statement per case, not `($only is null or household_id = $only)`: a generic plan of
+    // that (PostgreSQL's after five runs) cannot use the household's index for either.
+    const only = options.householdId === undefined ? sql`true` : sql`household_id = ${options.householdId}`
     const { rows } = await sql<{ household_id: string; version: number; n: number }>`
       with trimmed as (
         delete from change_log
-        where created_at < ${before} and (${only}::text is null or household_id = ${only})
+        where created_at < ${before} and ${only}
         returning household_id, version
       )
       select household_id, max(version)::bigint as version, count(*)::bigint as n
