@@ -4,6 +4,7 @@
  * Node-only; Node resolves `@hearth/client` to `node.ts`, which adds folders and fsync.
  */
 import { openPGliteStore } from '@hearth/engine'
+import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
 import { IdbQueue } from './queue/idb-queue.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
@@ -25,7 +26,7 @@ export * from './sync-client.ts'
  * IndexedDB beside it (`hearth-queue:name`), and the global WebSocket.
  */
 export const browserPlatform: HearthPlatform = {
-  openStore: (location) => openPGliteStore({ dataDir: location }),
+  openStore: (location) => openPGliteStore({ dataDir: location, sharedBuffers: DEVICE_SHARED_BUFFERS }),
   openQueue: async (location) =>
     location.startsWith('idb://')
       ? IdbQueue.open(`hearth-queue:${location.slice('idb://'.length)}`)

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { openPGliteStore } from '@hearth/engine'
 import { lockDataDir } from '@hearth/engine/data-dir-lock'
 import WebSocket from 'ws'
+import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
 import { FileQueue } from './node/file-queue.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
@@ -17,10 +18,15 @@ export { FileQueue } from './node/file-queue.ts'
 /** Node's platform: `memory://` or a folder holding `pgdata/` and `queue.jsonl`. */
 export const nodePlatform: HearthPlatform = {
   async openStore(location) {
-    if (location === 'memory://') return openPGliteStore({ dataDir: location })
+    if (location === 'memory://')
+      return openPGliteStore({ dataDir: location, sharedBuffers: DEVICE_SHARED_BUFFERS })
     const release = lockDataDir(location)
     try {
-      return await openPGliteStore({ dataDir: join(location, 'pgdata'), onClose: release })
+      return await openPGliteStore({
+        dataDir: join(location, 'pgdata'),
+        sharedBuffers: DEVICE_SHARED_BUFFERS,
+        onClose: release,
+      })
     } catch (error) {
       release()
       throw error

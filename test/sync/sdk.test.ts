@@ -1,6 +1,7 @@
 import { createHearth, HearthError } from '@hearth/client'
 import { SCOPES } from '@hearth/engine'
 import type { RunningServer } from '@hearth/server'
+import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { issueKey, newOwner, startTestServer, type TestMember } from '../src/index.ts'
@@ -77,6 +78,27 @@ describe("household: 'current'", () => {
       code: 'HOUSEHOLD_UNRESOLVED',
       message: expect.stringContaining('did not answer'),
     })
+  })
+})
+
+describe('the device store', () => {
+  it('opens with a 32MB buffer pool, in a folder and in memory', async () => {
+    // PGlite lays its whole pool out as it opens: initdb's 128MB cost about 400 ms of every open.
+    const owner = await newOwner(server)
+    const inFolder = await newDevice(server, owner, { connect: false })
+    const inMemory = await createHearth({
+      household: owner.householdId,
+      token: owner.api.token,
+      store: 'memory://',
+    })
+    try {
+      for (const device of [inFolder, inMemory]) {
+        const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(device.store.db)
+        expect(rows[0]?.shared_buffers).toBe('32MB')
+      }
+    } finally {
+      await inMemory.close()
+    }
   })
 })
 

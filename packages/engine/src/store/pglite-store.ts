@@ -12,11 +12,24 @@ export interface PGliteStoreOptions {
   dataDir: string
   /** Released after the database closes, for example a data-folder lock. */
   onClose?: () => Promise<void> | void
+  /**
+   * PostgreSQL's buffer pool (`shared_buffers`), such as `32MB`; PGlite's default is initdb's
+   * 128MB. PGlite lays the whole pool out in WebAssembly memory as it starts: on this machine
+   * (2026-11-25) an existing folder opened in 610-690 ms with 128MB, 240-260 ms with 32MB.
+   */
+  sharedBuffers?: string
 }
 
 /** Opens PGlite with the shared type parsers; browser-safe (no Node imports). */
 export async function openPGliteStore(options: PGliteStoreOptions): Promise<Store> {
   const pgliteOptions: PGliteOptions = { parsers: TYPE_PARSERS }
+  if (options.sharedBuffers) {
+    pgliteOptions.startParams = [
+      ...PGlite.defaultStartParams,
+      '-c',
+      `shared_buffers=${options.sharedBuffers}`,
+    ]
+  }
   const pg =
     options.dataDir === 'memory://' ? new PGlite(pgliteOptions) : new PGlite(options.dataDir, pgliteOptions)
   await pg.waitReady
