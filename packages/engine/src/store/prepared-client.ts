@@ -12,11 +12,14 @@ export class PreparedClient extends pg.Client {
   #prepared = new Set<string>()
   /** Bumped when a kept statement went stale, so every statement is prepared afresh. */
   #generation = 0
+  /** Whether this tick's writes are being held (`#writeWithTick`). */
+  #corked = false
 
   constructor(config?: string | pg.ClientConfig) {
     super(config)
     const query = super.query.bind(this) as (...args: unknown[]) => unknown
     this.query = ((config: unknown, values?: unknown, callback?: unknown) => {
+      this.#writeWithTick()
       const text = config as string
       const name =
         typeof config === 'string' && Array.isArray(values) && worthPreparing(text, values.length)
@@ -43,6 +46,25 @@ export class PreparedClient extends pg.Client {
     }) as pg.Client['query']
   }
 
+  /**
+   * Holds the socket's writes until the statements sent in this tick are all written, then
+   * writes them in one `writev`. `pg` writes each statement as soon as it is sent (pipeline
+   * mode), one system call each: a transaction's `begin`, clock and first statement, or its
+   * held writes and `commit`, went out as three writes, and PostgreSQL woke for each.
+   * Nothing waits longer: the writes leave once this tick's promise jobs have run, before the
+   * event loop polls for I/O.
+   */
+  #writeWithTick(): void {
+    const stream = (this as unknown as { connection?: { stream?: Corkable } }).connection?.stream
+    if (this.#corked || !stream?.cork) return
+    this.#corked = true
+    stream.cork()
+    process.nextTick(() => {
+      this.#corked = false
+      stream.uncork()
+    })
+  }
+
   /** The statement's name when it is (or may now be) prepared on this connection, else null. */
   #nameFor(text: string): string | null {
     const name = statementName(text, this.#generation)
@@ -53,4 +75,10 @@ export class PreparedClient extends pg.Client {
 /** The same text gets the same name on every connection. */
 function statementName(text: string, generation: number): string {
   return `h${generation}_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+}
+
+/** The part of a socket `#writeWithTick` uses. */
+interface Corkable {
+  cork?(): void
+  uncork(): void
 }
