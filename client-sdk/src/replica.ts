@@ -91,6 +91,30 @@ const COMPACT_IDLE_AFTER = 200
 const asServerRows = sql`set session_replication_role = replica`
 const asLocalMutation = sql`set session_replication_role = origin`
 
+/**
+ * A delta of at most this many rows lands in origin mode (`asServerRowsInOrigin`), so a device
+ * that both receives and writes keeps one role, and its plans; a larger one (a catch-up) lands
+ * in replica mode, where its rows pay no foreign-key check.
+ */
+const ORIGIN_DELTA_ROWS = 200
+
+/**
+ * The server's rows in origin mode: the triggers that derive or check rows skip them by their
+ * WHEN clause on `hearth.server_rows` (migration 0019), the change-log trigger has nothing to
+ * log, and the deferrable foreign keys wait for `serverRowsDone`, since a delta's final rows
+ * land table by table, not in the server's order.
+ */
+const asServerRowsInOrigin = [
+  asLocalMutation,
+  sql`select set_config('hearth.server_rows', 'on', true)`,
+  sql`set constraints all deferred`,
+]
+/** The server's rows are in: their foreign keys are checked now, and replays derive rows again. */
+const serverRowsDone = [
+  sql`set constraints all immediate`,
+  sql`select set_config('hearth.server_rows', '', true)`,
+]
+
 /** Mutation ids reserved by one durable queue record (see `reserveThrough`). */
 const ID_BLOCK = 100
 
@@ -275,106 +299,14 @@ export class Replica {
    */
   rebase(incoming: Incoming): Promise<RebaseOutcome> {
     return this.mutex.run(async () => {
-      const householdId = this.identity.householdId
       const lmid = Math.max(this.identity.lmid, incoming.lmid)
-      const outcome = await this.store.db.transaction().execute(async (tx) => {
-        const db = syncDb(tx)
-        // With nothing pending (most deltas on a device that only reads) there is nothing to read.
-        const pending =
-          this.pendingCount === 0
-            ? []
-            : await db.selectFrom('device_pending').selectAll().orderBy('mutation_id').execute()
-        const untouched =
-          incoming.kind === 'delta' &&
-          incoming.changes.length === 0 &&
-          !pending.some((p) => p.mutation_id <= lmid)
-        if (untouched) {
-          // Nothing arrived and nothing was confirmed: the pending mutations stay applied as they are.
-          await advanceTo(tx, householdId, incoming.version, lmid, pending.length === 0)
-          return { confirmed: [], pending: pending.length, tables: new Set(['household_clock']) }
-        }
-        const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
-        if (
-          incoming.kind === 'delta' &&
-          confirmed.length > 0 &&
-          (await echoesMatch(tx, this.writer, householdId, incoming.changes, lmid))
-        ) {
-          // The delta holds exactly what the confirmed mutations wrote here, and no row a
-          // still-pending one wrote: the replica already is the server's state plus the pending
-          // mutations, so they stay applied as they are, without an undo and a replay. (The usual
-          // echo: a device's own mutation coming back.) Nothing reads these writes' answers: they
-          // go with the commit, in one call into PGlite.
-          await executeDeferred(tx, db.deleteFrom('device_undo').where('mutation_id', '<=', lmid))
-          await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
-          const remaining = pending.length - confirmed.length
-          await advanceTo(tx, householdId, incoming.version, lmid, remaining === 0)
-          return {
-            confirmed,
-            pending: remaining,
-            tables: this.trackTables ? new Set(['household_clock']) : null,
-          }
-        }
-        const tables: Set<string> | null =
-          incoming.kind === 'snapshot' || !this.trackTables
-            ? null
-            : new Set(['household_clock', ...incoming.changes.map((c) => c.table)])
-        // The server's rows land as they are: no foreign keys, constraint triggers or log trigger.
-        // Held, as the other statements nobody reads, for the next call into PGlite (deferred-writes.ts).
-        await executeDeferred(tx, asServerRows)
-        // Each row a pending mutation wrote goes back to its image from before them, in the same
-        // statements that apply the server's rows: the undo images come first (newest first, so
-        // the oldest image of a row is its last), and a row's last change wins. A row the server
-        // sent is simply replaced; there is no separate undo pass.
-        let undo: RowChangeInput[] = []
-        if (pending.length > 0) {
-          const images = await db
-            .selectFrom('device_undo')
-            .select(['table_name', 'row_id', 'row'])
-            .orderBy('seq', 'desc')
-            .execute()
-          undo = images.map((r) => ({
-            table: r.table_name,
-            id: r.row_id,
-            op: r.row === null ? ('delete' as const) : ('upsert' as const),
-            row: r.row,
-          }))
-          for (const r of images) tables?.add(r.table_name)
-          await db.deleteFrom('device_undo').execute()
-        }
-        if (incoming.kind === 'snapshot') {
-          await clearHousehold(tx, householdId)
-          // Pages apply as they arrive. A large table (a full page) loads without its secondary
-          // indexes, which are built once afterwards.
-          const rebuild: string[] = []
-          const bulk = new Set<string>()
-          for await (const page of incoming.tables) {
-            if (page.rows.length >= BULK_PAGE_ROWS && !bulk.has(page.table)) {
-              bulk.add(page.table)
-              rebuild.push(...(await this.writer.dropIndexes(tx, page.table)))
-            }
-            await this.writer.load(tx, page.table, page.rows)
-          }
-          for (const statement of rebuild) await sql`${sql.raw(statement)}`.execute(tx)
-        } else {
-          await this.writer.apply(
-            tx,
-            householdId,
-            undo.length > 0 ? [...undo, ...incoming.changes] : incoming.changes,
-          )
-        }
-        // The clock restarts from the server's; the replays below tick it past.
-        await advanceTo(tx, householdId, incoming.version, lmid, true)
-        if (confirmed.length > 0)
-          await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
-        const remaining = pending.filter((p) => p.mutation_id > lmid)
-        if (remaining.length > 0) {
-          for (const p of remaining) {
-            await this.replay(tx, { id: p.mutation_id, name: p.name, args: p.args, at: toIso(p.created_at) })
-          }
-          if (tables) for (const t of await undoTables(tx)) tables.add(t)
-        }
-        return { confirmed, pending: remaining.length, tables }
-      })
+      // A small delta lands in origin mode (see `asServerRowsInOrigin`); should that fail (a
+      // foreign key the delta's order or a row this device does not hold trips), the whole
+      // rebase runs again the replica way, as every rebase did before.
+      const attempt = (origin: boolean) =>
+        this.store.db.transaction().execute((tx) => this.rebaseIn(tx, incoming, lmid, origin))
+      const origin = incoming.kind === 'delta' && incoming.changes.length <= ORIGIN_DELTA_ROWS
+      const outcome = origin ? await attempt(true).catch(() => attempt(false)) : await attempt(false)
       this.identity.version = incoming.version
       this.identity.lmid = lmid
       this.pendingCount = outcome.pending
@@ -382,6 +314,116 @@ export class Replica {
       await this.compactQueue(outcome.pending)
       return outcome
     })
+  }
+
+  /** The body of a rebase, in its transaction: the server's rows in origin or in replica mode. */
+  private async rebaseIn(
+    tx: Transaction<Database>,
+    incoming: Incoming,
+    lmid: number,
+    origin: boolean,
+  ): Promise<RebaseOutcome> {
+    const householdId = this.identity.householdId
+    const db = syncDb(tx)
+    // With nothing pending (most deltas on a device that only reads) there is nothing to read.
+    const pending =
+      this.pendingCount === 0
+        ? []
+        : await db.selectFrom('device_pending').selectAll().orderBy('mutation_id').execute()
+    const untouched =
+      incoming.kind === 'delta' &&
+      incoming.changes.length === 0 &&
+      !pending.some((p) => p.mutation_id <= lmid)
+    if (untouched) {
+      // Nothing arrived and nothing was confirmed: the pending mutations stay applied as they are.
+      await advanceTo(tx, householdId, incoming.version, lmid, pending.length === 0)
+      return { confirmed: [], pending: pending.length, tables: new Set(['household_clock']) }
+    }
+    const confirmed = pending.filter((p) => p.mutation_id <= lmid).map((p) => p.mutation_id)
+    if (
+      incoming.kind === 'delta' &&
+      confirmed.length > 0 &&
+      (await echoesMatch(tx, this.writer, householdId, incoming.changes, lmid))
+    ) {
+      // The delta holds exactly what the confirmed mutations wrote here, and no row a
+      // still-pending one wrote: the replica already is the server's state plus the pending
+      // mutations, so they stay applied as they are, without an undo and a replay. (The usual
+      // echo: a device's own mutation coming back.) Nothing reads these writes' answers: they
+      // go with the commit, in one call into PGlite.
+      await executeDeferred(tx, db.deleteFrom('device_undo').where('mutation_id', '<=', lmid))
+      await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
+      const remaining = pending.length - confirmed.length
+      await advanceTo(tx, householdId, incoming.version, lmid, remaining === 0)
+      return {
+        confirmed,
+        pending: remaining,
+        tables: this.trackTables ? new Set(['household_clock']) : null,
+      }
+    }
+    const tables: Set<string> | null =
+      incoming.kind === 'snapshot' || !this.trackTables
+        ? null
+        : new Set(['household_clock', ...incoming.changes.map((c) => c.table)])
+    // The server's rows land as they are: the triggers that derive or check rows do not fire.
+    // Held, as the other statements nobody reads, for the next call into PGlite (deferred-writes.ts).
+    for (const statement of origin ? asServerRowsInOrigin : [asServerRows])
+      await executeDeferred(tx, statement)
+    // Each row a pending mutation wrote goes back to its image from before them, in the same
+    // statements that apply the server's rows: the undo images come first (newest first, so
+    // the oldest image of a row is its last), and a row's last change wins. A row the server
+    // sent is simply replaced; there is no separate undo pass.
+    let undo: RowChangeInput[] = []
+    if (pending.length > 0) {
+      const images = await db
+        .selectFrom('device_undo')
+        .select(['table_name', 'row_id', 'row'])
+        .orderBy('seq', 'desc')
+        .execute()
+      undo = images.map((r) => ({
+        table: r.table_name,
+        id: r.row_id,
+        op: r.row === null ? ('delete' as const) : ('upsert' as const),
+        row: r.row,
+      }))
+      for (const r of images) tables?.add(r.table_name)
+      await db.deleteFrom('device_undo').execute()
+    }
+    if (incoming.kind === 'snapshot') {
+      await clearHousehold(tx, householdId)
+      // Pages apply as they arrive. A large table (a full page) loads without its secondary
+      // indexes, which are built once afterwards.
+      const rebuild: string[] = []
+      const bulk = new Set<string>()
+      for await (const page of incoming.tables) {
+        if (page.rows.length >= BULK_PAGE_ROWS && !bulk.has(page.table)) {
+          bulk.add(page.table)
+          rebuild.push(...(await this.writer.dropIndexes(tx, page.table)))
+        }
+        await this.writer.load(tx, page.table, page.rows)
+      }
+      for (const statement of rebuild) await sql`${sql.raw(statement)}`.execute(tx)
+    } else {
+      await this.writer.apply(
+        tx,
+        householdId,
+        undo.length > 0 ? [...undo, ...incoming.changes] : incoming.changes,
+      )
+    }
+    // Origin mode checks the deferred foreign keys here, before any replay: one that fails
+    // fails the next statement awaited (a replay's savepoint) or the commit, and so the rebase.
+    if (origin) for (const statement of serverRowsDone) await executeDeferred(tx, statement)
+    // The clock restarts from the server's; the replays below tick it past.
+    await advanceTo(tx, householdId, incoming.version, lmid, true)
+    if (confirmed.length > 0)
+      await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
+    const remaining = pending.filter((p) => p.mutation_id > lmid)
+    if (remaining.length > 0) {
+      for (const p of remaining) {
+        await this.replay(tx, { id: p.mutation_id, name: p.name, args: p.args, at: toIso(p.created_at) })
+      }
+      if (tables) for (const t of await undoTables(tx)) tables.add(t)
+    }
+    return { confirmed, pending: remaining.length, tables }
   }
 
   /** Pending mutations after `afterId`, oldest first, as they are pushed. */

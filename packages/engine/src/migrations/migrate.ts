@@ -17,6 +17,7 @@ import * as ruleRuns from './0015-rule-runs.ts'
 import * as deviceClockQuiet from './0016-device-clock-quiet.ts'
 import * as outboxClaimOrder from './0017-outbox-claim-order.ts'
 import * as exchangeRateText from './0018-exchange-rate-text.ts'
+import * as serverRowsGate from './0019-server-rows-gate.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -38,6 +39,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-device-clock-quiet': deviceClockQuiet,
   '0017-outbox-claim-order': outboxClaimOrder,
   '0018-exchange-rate-text': exchangeRateText,
+  '0019-server-rows-gate': serverRowsGate,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -1,0 +1,93 @@
+import type { Hearth } from '@hearth/client'
+import { sql } from 'kysely'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCategory, createGroup, expectStatus, H } from '../http/catalog-fixture.ts'
+import { useTestServer } from '../src/index.ts'
+import { closeDevices, eventually, expectConverged, newDevice } from './devices.ts'
+
+const server = useTestServer()
+afterEach(async () => {
+  await closeDevices()
+})
+
+async function role(device: Hearth): Promise<string | undefined> {
+  const { rows } = await sql<{ session_replication_role: string }>`show session_replication_role`.execute(
+    device.store.db,
+  )
+  return rows[0]?.session_replication_role
+}
+
+/**
+ * A small delta lands in origin mode (migration 0019, `Replica.rebase`), so a device that both
+ * receives and writes keeps one replication role, whose every change empties PostgreSQL's plan
+ * cache; one that origin mode cannot take lands the replica way.
+ */
+describe("the server's rows on a device", () => {
+  it('land in origin mode without deriving rows twice: budget activity, splits and tags match the server', async () => {
+    const owner = await server.newOwner()
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    await device.mutate.tags.create({ name: 'Local' })
+    await device.sync.whenSynced()
+    // Rows whose triggers derive budget activity and check split sums, written on the server.
+    const api = owner.api
+    const group = await createGroup(api, 'Everyday')
+    const food = await createCategory(api, group.id, 'Food')
+    const fun = await createCategory(api, group.id, 'Fun')
+    const account = expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+    const date = '2026-11-02'
+    expectStatus(
+      await api.post(`${H}/transactions`, {
+        accountId: account.id,
+        categoryId: food.id,
+        amountCents: -4_200,
+        date,
+      }),
+      201,
+    )
+    const split = expectStatus(
+      await api.post(`${H}/transactions`, {
+        accountId: account.id,
+        amountCents: -10_000,
+        date,
+        splits: [
+          { categoryId: food.id, amountCents: -6_000 },
+          { categoryId: fun.id, amountCents: -4_000 },
+        ],
+      }),
+      201,
+    )
+    expectStatus(await api.patch(`${H}/transactions/${split.id}`, { memo: 'edited on the server' }), 200)
+    await expectConverged(server, owner.householdId, [device])
+    expect(await role(device)).toBe('origin')
+    // The device's own budget reads the synced activity once, not twice.
+    const month = await device.query.budgets.get({ month: '2026-11' })
+    const server_ = expectStatus(await api.get(`${H}/budgets/2026-11`), 200)
+    expect(JSON.parse(JSON.stringify(month))).toEqual(server_)
+  })
+
+  it('lands the replica way when origin mode refuses it: a member whose user the device does not hold', async () => {
+    const owner = await server.newOwner()
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    await device.mutate.tags.create({ name: 'Local' })
+    await device.sync.whenSynced()
+    expect(await role(device)).toBe('origin')
+    // The membership row references users, which no device holds: its foreign key fails in
+    // origin mode, and the delta lands in replica mode instead.
+    const member = await server.newMember(owner)
+    await eventually(async () => {
+      const rows = await device.store.db
+        .selectFrom('memberships')
+        .select('user_id')
+        .where('household_id', '=', owner.householdId)
+        .execute()
+      expect(rows.map((r) => r.user_id)).toContain(member.userId)
+    })
+    expect(await role(device)).toBe('replica')
+    await expectConverged(server, owner.householdId, [device])
+    // The next local write goes on as before.
+    await device.mutate.tags.create({ name: 'After' })
+    await expectConverged(server, owner.householdId, [device])
+  })
+})
