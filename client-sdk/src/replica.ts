@@ -409,15 +409,15 @@ export class Replica {
         undo.length > 0 ? [...undo, ...incoming.changes] : incoming.changes,
       )
     }
-    // Origin mode checks the deferred foreign keys here, before any replay: one that fails
-    // fails the next statement awaited (a replay's savepoint) or the commit, and so the rebase.
-    if (origin) for (const statement of serverRowsDone) await executeDeferred(tx, statement)
     // The clock restarts from the server's; the replays below tick it past.
     await advanceTo(tx, householdId, incoming.version, lmid, true)
     if (confirmed.length > 0)
       await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
     const remaining = pending.filter((p) => p.mutation_id > lmid)
     if (remaining.length > 0) {
+      // Origin mode checks the deferred foreign keys before the first replay (with none, the
+      // commit checks them): one that fails fails the replay's savepoint, so the rebase.
+      if (origin) for (const statement of serverRowsDone) await executeDeferred(tx, statement)
       for (const p of remaining) {
         await this.replay(tx, { id: p.mutation_id, name: p.name, args: p.args, at: toIso(p.created_at) })
       }
