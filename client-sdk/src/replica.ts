@@ -99,6 +99,13 @@ const asLocalMutation = sql`set session_replication_role = origin`
 const ORIGIN_DELTA_ROWS = 200
 
 /**
+ * After this many deltas in a row that origin mode refused, a replica applies every delta the
+ * replica way until it reopens: a key whose read scopes leave references dangling (transactions
+ * without `read:accounts`, say) would otherwise apply each delta twice.
+ */
+const ORIGIN_REFUSALS_KEPT = 3
+
+/**
  * The server's rows in origin mode: the triggers that derive or check rows skip them by their
  * WHEN clause on `hearth.server_rows` (migration 0019), the change-log trigger has nothing to
  * log, and the deferrable foreign keys wait for `serverRowsDone`, since a delta's final rows
@@ -139,6 +146,10 @@ export class Replica {
   /** Whether `mutate` and `rebase` should say which tables they changed (someone watches). */
   trackTables = false
   private nextId = 1
+  /** Deltas origin mode refused in a row: at `ORIGIN_REFUSALS_KEPT`, every delta goes the replica way. */
+  private originRefusals = 0
+  /** Whether the last rebase transaction applied the server's rows in origin mode. */
+  private appliedInOrigin = false
   /** The highest id a restart may not issue again: reserved durably in the queue. */
   private reservedThrough = 0
   private queueRecords = 0
@@ -305,8 +316,23 @@ export class Replica {
       // rebase runs again the replica way, as every rebase did before.
       const attempt = (origin: boolean) =>
         this.store.db.transaction().execute((tx) => this.rebaseIn(tx, incoming, lmid, origin))
-      const origin = incoming.kind === 'delta' && incoming.changes.length <= ORIGIN_DELTA_ROWS
-      const outcome = origin ? await attempt(true).catch(() => attempt(false)) : await attempt(false)
+      const origin =
+        incoming.kind === 'delta' &&
+        incoming.changes.length <= ORIGIN_DELTA_ROWS &&
+        this.originRefusals < ORIGIN_REFUSALS_KEPT
+      const outcome = origin
+        ? await attempt(true).then(
+            (done) => {
+              // An echo or an empty delta applies no row, and says nothing of origin mode.
+              if (this.appliedInOrigin) this.originRefusals = 0
+              return done
+            },
+            () => {
+              this.originRefusals++
+              return attempt(false)
+            },
+          )
+        : await attempt(false)
       this.identity.version = incoming.version
       this.identity.lmid = lmid
       this.pendingCount = outcome.pending
@@ -325,6 +351,7 @@ export class Replica {
   ): Promise<RebaseOutcome> {
     const householdId = this.identity.householdId
     const db = syncDb(tx)
+    this.appliedInOrigin = false
     // With nothing pending (most deltas on a device that only reads) there is nothing to read.
     const pending =
       this.pendingCount === 0
@@ -368,6 +395,7 @@ export class Replica {
     // Held, as the other statements nobody reads, for the next call into PGlite (deferred-writes.ts).
     for (const statement of origin ? asServerRowsInOrigin : [asServerRows])
       await executeDeferred(tx, statement)
+    this.appliedInOrigin = origin
     // Each row a pending mutation wrote goes back to its image from before them, in the same
     // statements that apply the server's rows: the undo images come first (newest first, so
     // the oldest image of a row is its last), and a row's last change wins. A row the server

@@ -90,4 +90,32 @@ describe("the server's rows on a device", () => {
     await device.mutate.tags.create({ name: 'After' })
     await expectConverged(server, owner.householdId, [device])
   })
+
+  it('goes the replica way for good once origin mode refused three deltas in a row', async () => {
+    const owner = await server.newOwner()
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    const memberships = async () =>
+      (
+        await device.store.db
+          .selectFrom('memberships')
+          .select('user_id')
+          .where('household_id', '=', owner.householdId)
+          .execute()
+      ).length
+    // Three members, one delta each, each refused by origin mode (their users are not here).
+    for (let i = 0; i < 3; i++) {
+      await device.mutate.tags.create({ name: `Local ${i}` })
+      await device.sync.whenSynced()
+      await server.newMember(owner)
+      await eventually(async () => expect(await memberships()).toBe(2 + i))
+    }
+    // A tag would land in origin mode; after three refusals it lands the replica way.
+    await device.mutate.tags.create({ name: 'Local again' })
+    await device.sync.whenSynced()
+    expect(await role(device)).toBe('origin')
+    expectStatus(await owner.api.post(`${H}/tags`, { name: 'From the server' }), 201)
+    await expectConverged(server, owner.householdId, [device])
+    expect(await role(device)).toBe('replica')
+  })
 })
