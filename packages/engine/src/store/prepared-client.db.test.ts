@@ -17,7 +17,8 @@ describe.runIf(Boolean(TEST_DATABASE_URL))('a pipelined PostgreSQL connection', 
   async function countingClient() {
     client = new PreparedClient({ connectionString: TEST_DATABASE_URL, pipeline: true } as never)
     await client.connect()
-    const stream = (client as unknown as { connection: { stream: Record<string, unknown> } }).connection.stream
+    const stream = (client as unknown as { connection: { stream: Record<string, unknown> } }).connection
+      .stream
     const writes = { count: 0 }
     for (const method of ['_write', '_writev'] as const) {
       const original = stream[method] as (...args: unknown[]) => unknown
