@@ -229,12 +229,13 @@ export class Replica {
   }
 
   /**
-   * Runs a mutation locally: checks its arguments and scope, hands it to `hooks.push` (so the push
-   * leaves while the replica works), appends it to the durable queue while the replica applies it,
-   * and records it as pending in the same transaction, which commits only once the queue record
-   * is durable (so the replica never holds a mutation the queue lacks). If the replica refuses
-   * it, the queue learns the id is dropped and the caller gets the error; the server, which has
-   * it already, decides on its own state. `hooks.settled` hears how the call ended.
+   * Runs a mutation locally: checks its arguments and scope, appends it to the durable queue and
+   * hands it to `hooks.push` (so the push leaves while the replica works), applies it to the
+   * replica meanwhile, and records it as pending in the same transaction, which commits only
+   * once the queue record is durable (so the replica never holds a mutation the queue lacks).
+   * If the replica refuses it, the queue learns the id is dropped and the caller gets the error;
+   * the server, which has it already, decides on its own state. `hooks.settled` hears how the
+   * call ended.
    */
   mutate(
     name: string,
@@ -257,11 +258,12 @@ export class Replica {
       const parsed = parseArgs(mutator.args, args)
       const mutation: PendingMutation = { id: this.nextId++, name, args, at: now.toISOString() }
       await this.reserveThrough(mutation.id)
-      hooks.push?.(mutation)
-      // The fsync runs on the thread pool while PGlite applies the mutation on this thread.
+      // The fsync runs on the thread pool while the push leaves and PGlite applies the mutation
+      // on this thread; started first, it is done sooner (it was the last thing a call waited for).
       const durable = this.queue.append({ type: 'mutation', ...mutation })
       durable.catch(() => {})
       this.queueRecords++
+      hooks.push?.(mutation)
       try {
         const tracking = this.trackTables
         const { result, tables } = await this.store.db.transaction().execute(async (tx) => {
