@@ -92,9 +92,11 @@ const asServerRows = sql`set session_replication_role = replica`
 const asLocalMutation = sql`set session_replication_role = origin`
 
 /**
- * A delta of at most this many rows lands in origin mode (`asServerRowsInOrigin`), so a device
- * that both receives and writes keeps one role, and its plans; a larger one (a catch-up) lands
- * in replica mode, where its rows pay no foreign-key check.
+ * A delta of at most this many rows lands in origin mode (`asServerRowsInOrigin`) when the
+ * session is in origin mode already (it wrote last), so a device that both receives and writes
+ * keeps one role, and its plans. A device that only receives stays in replica mode, where a
+ * row costs less (no foreign-key check, no trigger), and a larger delta (a catch-up) lands there
+ * too.
  */
 const ORIGIN_DELTA_ROWS = 200
 
@@ -150,6 +152,10 @@ export class Replica {
   private originRefusals = 0
   /** Whether the last rebase transaction applied the server's rows in origin mode. */
   private appliedInOrigin = false
+  /** The replication role the session was left in by the last transaction that set one. */
+  private sessionRole: 'origin' | 'replica' | null = null
+  /** The role the transaction under way set last, if any. */
+  private roleSet: 'origin' | 'replica' | null = null
   /** The highest id a restart may not issue again: reserved durably in the queue. */
   private reservedThrough = 0
   private queueRecords = 0
@@ -273,6 +279,7 @@ export class Replica {
           return { result, tables: tracking ? await undoTables(tx, mutation.id) : null }
         })
         this.pendingCount++
+        this.sessionRole = 'origin'
         hooks.settled?.(mutation, false)
         return { mutation, result, tables }
       } catch (error) {
@@ -320,6 +327,7 @@ export class Replica {
         this.store.db.transaction().execute((tx) => this.rebaseIn(tx, incoming, lmid, origin))
       const origin =
         incoming.kind === 'delta' &&
+        this.sessionRole === 'origin' &&
         incoming.changes.length <= ORIGIN_DELTA_ROWS &&
         this.originRefusals < ORIGIN_REFUSALS_KEPT
       const outcome = origin
@@ -335,6 +343,7 @@ export class Replica {
             },
           )
         : await attempt(false)
+      if (this.roleSet) this.sessionRole = this.roleSet
       this.identity.version = incoming.version
       this.identity.lmid = lmid
       this.pendingCount = outcome.pending
@@ -354,6 +363,7 @@ export class Replica {
     const householdId = this.identity.householdId
     const db = syncDb(tx)
     this.appliedInOrigin = false
+    this.roleSet = null
     // With nothing pending (most deltas on a device that only reads) there is nothing to read.
     const pending =
       this.pendingCount === 0
@@ -398,6 +408,7 @@ export class Replica {
     for (const statement of origin ? asServerRowsInOrigin : [asServerRows])
       await executeDeferred(tx, statement)
     this.appliedInOrigin = origin
+    this.roleSet = origin ? 'origin' : 'replica'
     // Each row a pending mutation wrote goes back to its image from before them, in the same
     // statements that apply the server's rows: the undo images come first (newest first, so
     // the oldest image of a row is its last), and a row's last change wins. A row the server
@@ -529,6 +540,7 @@ export class Replica {
     // A local call parsed its arguments already; a replay parses the ones it stored.
     const args = parsed ?? parseArgs(mutator.args, m.args)
     await executeDeferred(tx, asLocalMutation)
+    this.roleSet = 'origin'
     await executeDeferred(tx, sql`set constraints all deferred`)
     const { result } = await applyMutation(tx, mutator, args, this.context(new Date(m.at), m.id), {
       effects: 'discard',

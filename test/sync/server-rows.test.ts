@@ -18,9 +18,10 @@ async function role(device: Hearth): Promise<string | undefined> {
 }
 
 /**
- * A small delta lands in origin mode (migration 0019, `Replica.rebase`), so a device that both
- * receives and writes keeps one replication role, whose every change empties PostgreSQL's plan
- * cache; one that origin mode cannot take lands the replica way.
+ * A small delta lands in the replication role the device is in (origin mode with migration
+ * 0019's gate once it wrote, replica mode while it only receives, `Replica.rebase`), so a device
+ * keeps one role, whose every change empties PostgreSQL's plan cache; a delta that origin mode
+ * cannot take lands the replica way.
  */
 describe("the server's rows on a device", () => {
   it('land in origin mode without deriving rows twice: budget activity, splits and tags match the server', async () => {
@@ -64,6 +65,20 @@ describe("the server's rows on a device", () => {
     const month = await device.query.budgets.get({ month: '2026-11' })
     const server_ = expectStatus(await api.get(`${H}/budgets/2026-11`), 200)
     expect(JSON.parse(JSON.stringify(month))).toEqual(server_)
+  })
+
+  it('stay in replica mode on a device that only receives, where a row costs least', async () => {
+    const owner = await server.newOwner()
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    expectStatus(await owner.api.post(`${H}/tags`, { name: 'From the server' }), 201)
+    await expectConverged(server, owner.householdId, [device])
+    expect(await role(device)).toBe('replica')
+    // Once it writes, the deltas after its write land in origin mode: no switch either way.
+    await device.mutate.tags.create({ name: 'Local' })
+    expectStatus(await owner.api.post(`${H}/tags`, { name: 'From the server again' }), 201)
+    await expectConverged(server, owner.householdId, [device])
+    expect(await role(device)).toBe('origin')
   })
 
   it('lands the replica way when origin mode refuses it: a member whose user the device does not hold', async () => {
