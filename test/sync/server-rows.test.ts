@@ -23,13 +23,19 @@ async function role(device: Hearth): Promise<string | undefined> {
  * keeps one role, whose every change empties PostgreSQL's plan cache; a delta that origin mode
  * cannot take lands the replica way.
  */
+/** A new household's device, synced, whose last transaction was a write of its own. */
+async function deviceThatWrote() {
+  const owner = await server.newOwner()
+  const device = await newDevice(server, owner)
+  await device.sync.whenSynced()
+  await device.mutate.tags.create({ name: 'Local' })
+  await device.sync.whenSynced()
+  return { owner, device }
+}
+
 describe("the server's rows on a device", () => {
   it('land in origin mode without deriving rows twice: budget activity, splits and tags match the server', async () => {
-    const owner = await server.newOwner()
-    const device = await newDevice(server, owner)
-    await device.sync.whenSynced()
-    await device.mutate.tags.create({ name: 'Local' })
-    await device.sync.whenSynced()
+    const { owner, device } = await deviceThatWrote()
     // Rows whose triggers derive budget activity and check split sums, written on the server.
     const api = owner.api
     const group = await createGroup(api, 'Everyday')
@@ -82,11 +88,7 @@ describe("the server's rows on a device", () => {
   })
 
   it('lands the replica way when origin mode refuses it: a member whose user the device does not hold', async () => {
-    const owner = await server.newOwner()
-    const device = await newDevice(server, owner)
-    await device.sync.whenSynced()
-    await device.mutate.tags.create({ name: 'Local' })
-    await device.sync.whenSynced()
+    const { owner, device } = await deviceThatWrote()
     expect(await role(device)).toBe('origin')
     // The membership row references users, which no device holds: its foreign key fails in
     // origin mode, and the delta lands in replica mode instead.
