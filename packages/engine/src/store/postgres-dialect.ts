@@ -21,10 +21,10 @@ export function postgresDialect(createDriver: () => Driver): Dialect {
 
 /**
  * Kysely's catalog reader (its migrator asks it whether the migration tables exist), read again
- * when a table is dropped while it reads: it resolves each table by name after listing them, so a
- * table another session drops in between failed the read ("relation does not exist", or "column
- * does not exist"), and
- * with it a server's start on a database shared with anything that drops tables.
+ * when a table is dropped while it reads: it resolves each table and column by name after
+ * listing them, so a table another session dropped in between failed the read ("relation does
+ * not exist", "column does not exist"), and with it a server's start on a database shared with
+ * anything that drops tables.
  */
 export class SteadyIntrospector extends PostgresIntrospector {
   override async getTables(options?: DatabaseMetadataOptions): Promise<TableMetadata[]> {

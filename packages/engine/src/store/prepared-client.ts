@@ -51,8 +51,9 @@ export class PreparedClient extends pg.Client {
    * writes them in one `writev`. `pg` writes each statement as soon as it is sent (pipeline
    * mode), one system call each: a transaction's `begin`, clock and first statement, or its
    * held writes and `commit`, went out as three writes, and PostgreSQL woke for each.
-   * Nothing waits longer: the writes leave once this tick's promise jobs have run, before the
-   * event loop polls for I/O.
+   * Nothing waits for I/O: the writes leave at the next `process.nextTick`, which runs after the
+   * promise jobs queued so far when the first statement was sent from one (as a transaction's
+   * statements are, each after an `await`), and before the event loop polls either way.
    */
   #writeWithTick(): void {
     const stream = (this as unknown as { connection?: { stream?: Corkable } }).connection?.stream
