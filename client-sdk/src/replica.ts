@@ -150,8 +150,6 @@ export class Replica {
   private nextId = 1
   /** Deltas origin mode refused in a row: at `ORIGIN_REFUSALS_KEPT`, every delta goes the replica way. */
   private originRefusals = 0
-  /** Whether the last rebase transaction applied the server's rows in origin mode. */
-  private appliedInOrigin = false
   /** The replication role the session was left in by the last transaction that set one. */
   private sessionRole: 'origin' | 'replica' | null = null
   /** The role the transaction under way set last, if any. */
@@ -333,8 +331,9 @@ export class Replica {
       const outcome = origin
         ? await attempt(true).then(
             (done) => {
-              // An echo or an empty delta applies no row, and says nothing of origin mode.
-              if (this.appliedInOrigin) this.originRefusals = 0
+              // An echo or an empty delta sets no role (it applies no row), and says nothing of
+              // origin mode.
+              if (this.roleSet) this.originRefusals = 0
               return done
             },
             () => {
@@ -362,7 +361,6 @@ export class Replica {
   ): Promise<RebaseOutcome> {
     const householdId = this.identity.householdId
     const db = syncDb(tx)
-    this.appliedInOrigin = false
     this.roleSet = null
     // With nothing pending (most deltas on a device that only reads) there is nothing to read.
     const pending =
@@ -407,7 +405,6 @@ export class Replica {
     // Held, as the other statements nobody reads, for the next call into PGlite (deferred-writes.ts).
     for (const statement of origin ? asServerRowsInOrigin : [asServerRows])
       await executeDeferred(tx, statement)
-    this.appliedInOrigin = origin
     this.roleSet = origin ? 'origin' : 'replica'
     // Each row a pending mutation wrote goes back to its image from before them, in the same
     // statements that apply the server's rows: the undo images come first (newest first, so
