@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely'
+import type { Database } from '../database.ts'
 import * as foundation from './0001-foundation.ts'
 import * as catalog from './0002-catalog.ts'
 import * as ledger from './0003-ledger.ts'
@@ -48,7 +49,7 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
  * Brings a database to the latest schema. Kysely's migrator tracks applied migrations in a
  * table and takes a lock, so two processes starting at once, or a second run, are safe.
  */
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({ db, provider })
   const { error, results } = await migrator.migrateToLatest()
   if (error) {

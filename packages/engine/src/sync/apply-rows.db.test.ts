@@ -1,7 +1,6 @@
 import { type Database, type HouseholdContext, operations, runMutation, type Store } from '@hearth/engine'
 import {
   applyChanges,
-  asReplica,
   clearHousehold,
   dumpHousehold,
   loadRows,
@@ -18,6 +17,19 @@ import { describe, expect, it } from 'vitest'
 import { applyMutation } from '../mutator/run.ts'
 
 class Rollback extends Error {}
+
+/**
+ * Runs `fn` as a replica applies server rows: in replica mode, without foreign keys, constraint
+ * triggers or the log and undo trigger, for this transaction only.
+ */
+async function asReplica<T>(tx: Transaction<Database>, fn: () => Promise<T>): Promise<T> {
+  await sql`set local session_replication_role = replica`.execute(tx)
+  try {
+    return await fn()
+  } finally {
+    await sql`set local session_replication_role = origin`.execute(tx)
+  }
+}
 
 /** Runs `fn` in a transaction that is always rolled back, so the shared store stays as it was. */
 async function inRolledBackTransaction(store: Store, fn: (tx: Transaction<Database>) => Promise<void>) {

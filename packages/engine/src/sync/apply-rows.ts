@@ -7,20 +7,6 @@ import { executeDeferred } from '../store/deferred-writes.ts'
 /** A row change as a replica applies it; the version is not needed to apply it. */
 export type RowChangeInput = Pick<RowChange, 'table' | 'id' | 'op' | 'row'>
 
-/**
- * Runs `fn` with the session in replica mode: the server's rows land as they are, without
- * re-running foreign keys, constraint triggers, or the log and undo trigger. Device only: the
- * server is the authority that already checked them.
- */
-export async function asReplica<T>(tx: Transaction<Database>, fn: () => Promise<T>): Promise<T> {
-  await sql`set local session_replication_role = replica`.execute(tx)
-  try {
-    return await fn()
-  } finally {
-    await sql`set local session_replication_role = origin`.execute(tx)
-  }
-}
-
 /** Applies row changes in order: upserts replace the whole row, deletes remove it by key. */
 export async function applyChanges(
   tx: Transaction<Database>,
