@@ -5,6 +5,7 @@ import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
 import { authenticate } from './http/authenticate.ts'
 import { limitBody } from './http/body-limit.ts'
+import { allowOrigins } from './http/cors.ts'
 import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
@@ -55,13 +56,15 @@ export interface AppOptions {
   store: Store
   logger: Logger
   bodyLimitBytes?: number
+  /** Origins whose pages may call the API; any (`*`) by default. */
+  corsOrigins?: '*' | readonly string[]
 }
 
 /**
  * Builds the Hono app: request ids and logs, a body limit, bearer auth, household membership,
  * idempotency, every route, the OpenAPI document, and problem+json for every error.
  */
-export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOptions) {
+export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOrigins = '*' }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
@@ -74,6 +77,8 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024 }: AppOp
   })
 
   app.use(requestId())
+  // First, so a preflight is answered before auth, and every answer (a refusal too) carries it.
+  app.use(allowOrigins(corsOrigins))
   app.use(async function requestLog(c, next) {
     const started = performance.now()
     c.set('logger', logger.child({ requestId: c.get('requestId') }))

@@ -15,4 +15,15 @@ describe('loadConfig', () => {
       )
     }
   })
+
+  it('allows any origin unless HEARTH_CORS_ORIGINS lists them, and refuses what is not an origin', () => {
+    expect(loadConfig({}).corsOrigins).toBe('*')
+    expect(loadConfig({ HEARTH_CORS_ORIGINS: '*' }).corsOrigins).toBe('*')
+    expect(
+      loadConfig({ HEARTH_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173'])
+    for (const value of ['app.example.com', 'https://app.example.com/', 'https://a.example/path', ',']) {
+      expect(() => loadConfig({ HEARTH_CORS_ORIGINS: value })).toThrow('HEARTH_CORS_ORIGINS must be')
+    }
+  })
 })

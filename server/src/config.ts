@@ -12,6 +12,8 @@ export interface ServerConfig {
   bodyLimitBytes: number
   /** Days of change log kept for devices to catch up from; older rows are trimmed hourly. */
   syncLogWindowDays: number
+  /** Origins whose pages may call the API (CORS): `*` for any, or a list. */
+  corsOrigins: '*' | string[]
 }
 
 /** Reads and checks the environment; a bad value stops start-up with a message naming it. */
@@ -30,6 +32,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!Number.isFinite(syncLogWindowDays) || syncLogWindowDays <= 0) {
     throw new Error(`HEARTH_SYNC_LOG_WINDOW_DAYS must be a positive number of days, got "${windowDays}".`)
   }
+  const corsOrigins = parseOrigins(env.HEARTH_CORS_ORIGINS || '*')
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -39,5 +42,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     initOwnerToken,
     bodyLimitBytes: 1024 * 1024,
     syncLogWindowDays,
+    corsOrigins,
   }
+}
+
+/** `*`, or a comma-separated list of origins such as `https://app.example.com`. */
+function parseOrigins(value: string): '*' | string[] {
+  if (value.trim() === '*') return '*'
+  const origins = value
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '')
+  for (const origin of origins) {
+    let parsed: URL | null = null
+    try {
+      parsed = new URL(origin)
+    } catch {}
+    if (!parsed || parsed.origin !== origin) {
+      throw new Error(
+        `HEARTH_CORS_ORIGINS must be * or a comma-separated list of origins (scheme, host and port, such as https://app.example.com), got "${origin}".`,
+      )
+    }
+  }
+  if (origins.length === 0) throw new Error('HEARTH_CORS_ORIGINS must be * or name at least one origin.')
+  return origins
 }

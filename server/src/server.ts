@@ -59,7 +59,12 @@ export async function startServer(
   })
   jobs.start()
 
-  const app = createApp({ store, logger, bodyLimitBytes: config.bodyLimitBytes })
+  const app = createApp({
+    store,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    corsOrigins: config.corsOrigins,
+  })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
