@@ -1,15 +1,17 @@
 /**
  * SLOW (about a minute, mostly the declaration build): packs @hearth/client as npm would publish
- * it, installs the tarball in a project outside the workspace, and uses it there as an app would.
+ * it, installs the tarball in a project outside the workspace, and uses it there as an app would:
+ * from a Node script, and from an esbuild bundle in a real Chromium.
  */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { RunningServer } from '@hearth/server'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumPath, launchChromium, serveFolder } from '../src/browser.ts'
 import { newOwner, startTestServer } from '../src/index.ts'
 
 const run = promisify(execFile)
@@ -66,11 +68,47 @@ export async function main(createHearth, options) {
   await hearth.sync.whenSynced({ timeoutMs: 30000 })
   const tag = await hearth.mutate.tags.create({ name: options.tagName })
   await hearth.sync.whenSynced({ timeoutMs: 30000 })
-  const result = { householdId: hearth.householdId, tagId: tag.id, status: hearth.sync.status.state }
+  const tags = (await hearth.query.tags.list({})).map((t) => t.name)
+  const result = { householdId: hearth.householdId, tagId: tag.id, status: hearth.sync.status.state, tags }
   await hearth.close()
   return result
 }
+
+/** What a later visit finds on the device before it syncs anything. */
+export async function storedTags(createHearth, options) {
+  const hearth = await createHearth({ household: 'current', ...options, connect: false })
+  const tags = (await hearth.query.tags.list({})).map((t) => t.name)
+  await hearth.close()
+  return tags
+}
 `
+
+let bundled: ReturnType<typeof bundleBrowserApp> | null = null
+
+/** The app bundled for browsers by esbuild into `public/`, once for the tests that use it. */
+function bundleBrowserApp() {
+  writeFileSync(
+    join(app, 'browser-app.mjs'),
+    `import { createHearth } from '@hearth/client'
+import { main, storedTags } from './app.mjs'
+globalThis.runHearthApp = (options) => main(createHearth, options)
+globalThis.storedTags = (options) => storedTags(createHearth, options)
+`,
+  )
+  const out = join(app, 'public')
+  return build({
+    absWorkingDir: app,
+    entryPoints: ['browser-app.mjs'],
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    outfile: join(out, 'bundle.js'),
+    logLevel: 'silent',
+    metafile: true,
+    // PGlite guards its own Node branch at run time; bundlers leave `node:` imports external for it.
+    external: ['node:*'],
+  }).then((result) => ({ out, result }))
+}
 
 async function serverTag(householdId: string, id: string) {
   return server.store.db
@@ -103,26 +141,8 @@ console.log(JSON.stringify(await main(createHearth, { serverUrl, token, store, t
   }, 120_000)
 
   it('bundles for browsers with the browser entry and no Node-only import', async () => {
-    writeFileSync(
-      join(app, 'browser-app.mjs'),
-      `import { createHearth } from '@hearth/client'
-import { main } from './app.mjs'
-globalThis.runHearthApp = (options) => main(createHearth, options)
-`,
-    )
-    const out = join(app, 'public')
-    const result = await build({
-      absWorkingDir: app,
-      entryPoints: ['browser-app.mjs'],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      outfile: join(out, 'bundle.js'),
-      logLevel: 'silent',
-      metafile: true,
-      // PGlite guards its own Node branch at run time; bundlers leave `node:` imports external for it.
-      external: ['node:*'],
-    })
+    bundled ??= bundleBrowserApp()
+    const { result } = await bundled
     const inputs = Object.entries(result.metafile.inputs)
     const external = inputs.flatMap(([path, input]) =>
       input.imports.filter((i) => i.external).map((i) => `${path} -> ${i.path}`),
@@ -146,6 +166,54 @@ globalThis.runHearthApp = (options) => main(createHearth, options)
     )
     expect(stdout.trim()).toBe('function')
   }, 120_000)
+
+  // CI installs Chromium (.ci/run) and sets HEARTH_REQUIRE_BROWSER, so there this never skips.
+  it.skipIf(!chromiumPath())(
+    'runs the browser bundle in Chromium: a device in IndexedDB syncs a mutation and keeps it',
+    async () => {
+      const owner = await newOwner(server)
+      bundled ??= bundleBrowserApp()
+      const { out } = await bundled
+      // PGlite fetches its WebAssembly and data files beside the module that loads it: the bundle.
+      for (const file of ['pglite.wasm', 'pglite.data', 'initdb.wasm']) {
+        copyFileSync(join(app, 'node_modules/@electric-sql/pglite/dist', file), join(out, file))
+      }
+      writeFileSync(
+        join(out, 'index.html'),
+        '<!doctype html><title>Hearth app</title><script type="module" src="./bundle.js"></script>',
+      )
+      // The page and the API are on different origins (ports), as for any web app: CORS.
+      const site = await serveFolder(out)
+      const browser = await launchChromium()
+      try {
+        const page = await browser.newPage()
+        const errors: string[] = []
+        page.on('pageerror', (error) => errors.push(error.message))
+        await page.goto(`${site.url}/index.html`)
+        await page.waitForFunction(() => typeof (globalThis as any).runHearthApp === 'function')
+        const options = { serverUrl: server.url, token: owner.api.token, store: 'idb://hearth-app' }
+        const result = await page.evaluate(
+          (o) => (globalThis as any).runHearthApp({ ...o, tagName: 'From Chromium' }),
+          options,
+        )
+        expect(result).toMatchObject({ householdId: owner.householdId, status: 'online' })
+        expect(result.tags).toContain('From Chromium')
+        expect(await serverTag(owner.householdId, result.tagId)).toEqual({ name: 'From Chromium' })
+
+        // A later visit opens the same IndexedDB replica and has the tag before it connects.
+        await page.reload()
+        await page.waitForFunction(() => typeof (globalThis as any).storedTags === 'function')
+        expect(await page.evaluate((o) => (globalThis as any).storedTags(o), options)).toContain(
+          'From Chromium',
+        )
+        expect(errors).toEqual([])
+      } finally {
+        await browser.close()
+        await site.close()
+      }
+    },
+    180_000,
+  )
 
   it('types an app written in TypeScript from its own declarations', async () => {
     const declarations = readFileSync(join(app, 'node_modules/@hearth/client/dist/index.d.ts'), 'utf8')
