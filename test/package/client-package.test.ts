@@ -81,6 +81,13 @@ export async function storedTags(createHearth, options) {
   await hearth.close()
   return tags
 }
+
+/** A write while offline; the page is then left without closing anything, as a closed tab is. */
+export async function offlineTag(createHearth, options) {
+  const hearth = await createHearth({ household: 'current', ...options, connect: false })
+  const tag = await hearth.mutate.tags.create({ name: options.tagName })
+  return { tagId: tag.id, pending: hearth.sync.status.pending }
+}
 `
 
 let bundled: ReturnType<typeof bundleBrowserApp> | null = null
@@ -90,9 +97,10 @@ function bundleBrowserApp() {
   writeFileSync(
     join(app, 'browser-app.mjs'),
     `import { createHearth } from '@hearth/client'
-import { main, storedTags } from './app.mjs'
+import { main, offlineTag, storedTags } from './app.mjs'
 globalThis.runHearthApp = (options) => main(createHearth, options)
 globalThis.storedTags = (options) => storedTags(createHearth, options)
+globalThis.offlineTag = (options) => offlineTag(createHearth, options)
 `,
   )
   const out = join(app, 'public')
@@ -169,7 +177,7 @@ console.log(JSON.stringify(await main(createHearth, { serverUrl, token, store, t
 
   // CI installs Chromium (.ci/run) and sets HEARTH_REQUIRE_BROWSER, so there this never skips.
   it.skipIf(!chromiumPath())(
-    'runs the browser bundle in Chromium: a device in IndexedDB syncs a mutation and keeps it',
+    'runs the browser bundle in Chromium: a device in IndexedDB syncs, keeps its rows and its queue',
     async () => {
       const owner = await newOwner(server)
       bundled ??= bundleBrowserApp()
@@ -206,6 +214,25 @@ console.log(JSON.stringify(await main(createHearth, { serverUrl, token, store, t
         expect(await page.evaluate((o) => (globalThis as any).storedTags(o), options)).toContain(
           'From Chromium',
         )
+
+        // A write made offline, then the page goes away without closing: the IndexedDB queue
+        // has it, and the next visit pushes it.
+        const offline = await page.evaluate(
+          (o) => (globalThis as any).offlineTag({ ...o, tagName: 'Made offline' }),
+          options,
+        )
+        expect(offline.pending).toBe(1)
+        expect(await serverTag(owner.householdId, offline.tagId)).toBeUndefined()
+        await page.reload()
+        await page.waitForFunction(() => typeof (globalThis as any).runHearthApp === 'function')
+        const later = await page.evaluate(
+          (o) => (globalThis as any).runHearthApp({ ...o, tagName: 'After the reload' }),
+          options,
+        )
+        expect(later.tags).toEqual(
+          expect.arrayContaining(['From Chromium', 'Made offline', 'After the reload']),
+        )
+        expect(await serverTag(owner.householdId, offline.tagId)).toEqual({ name: 'Made offline' })
         expect(errors).toEqual([])
       } finally {
         await browser.close()
