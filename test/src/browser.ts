@@ -2,7 +2,7 @@
  * A real Chromium for tests that need a browser: Debian's package (`apt-get install chromium`,
  * which .ci/run does), driven by playwright-core. Nothing is downloaded.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
@@ -55,7 +55,7 @@ export async function serveFolder(folder: string): Promise<{ url: string; close:
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname))
     const file = join(folder, path)
-    if (!file.startsWith(folder) || !existsSync(file)) {
+    if (!file.startsWith(folder) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
       res.writeHead(404).end()
       return
     }
