@@ -11,10 +11,23 @@ import {
   type Store,
 } from '@hearth/engine'
 import { openPostgresStore } from '@hearth/engine/node'
+import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { TEMPLATE_DIR_ENV, TEST_DATABASE_URL } from './variant.ts'
 
 let shared: Promise<Store> | null = null
+
+/**
+ * The schema where tests create the raw tables they need (probes, churn). Tests that list the
+ * application's tables read `current_schema()`, so a neighbouring file's table never shows there.
+ */
+export const SCRATCH_SCHEMA = 'scratch'
+
+/** A fresh, schema-qualified table name in the scratch schema, e.g. `scratch.probe_01j…`. */
+export function scratchTable(prefix: string): { schema: string; name: string; qualified: string } {
+  const name = `${prefix}_${ulid().toLowerCase()}`
+  return { schema: SCRATCH_SCHEMA, name, qualified: `${SCRATCH_SCHEMA}.${name}` }
+}
 
 /**
  * The migrated store this worker shares across its test files. Tests isolate themselves by
@@ -31,6 +44,7 @@ async function openTestStore(): Promise<Store> {
   if (!template) {
     const store = await openPGliteStore({ dataDir: 'memory://' })
     await migrateToLatest(store.db)
+    await sql`create schema if not exists ${sql.id(SCRATCH_SCHEMA)}`.execute(store.db)
     return store
   }
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-worker-'))

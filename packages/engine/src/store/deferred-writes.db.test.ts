@@ -1,6 +1,5 @@
-import { sharedStore } from '@hearth/test/store'
+import { scratchTable, sharedStore } from '@hearth/test/store'
 import { type Kysely, sql } from 'kysely'
-import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Database } from '../database.ts'
 import { executeDeferred, sendStatement } from './deferred-writes.ts'
@@ -11,7 +10,7 @@ import { executeDeferred, sendStatement } from './deferred-writes.ts'
  * transaction, and its failure fails the transaction with its own error, never a later one's.
  */
 describe('deferred writes', () => {
-  const table = `deferred_${ulid().toLowerCase()}`
+  const { name, qualified: table } = scratchTable('deferred')
   const t = sql.table(table)
   /** The untyped handle a probe table needs: deferred writes take any compilable statement. */
   const probe = (db: Kysely<Database>) => db as unknown as Kysely<Record<string, { id: string; n: number }>>
@@ -52,7 +51,7 @@ describe('deferred writes', () => {
         await executeDeferred(tx, probe(tx).insertInto(table).values({ id: 'a1', n: 1 }))
       })
       .catch((e: unknown) => e)
-    expect(error).toMatchObject({ code: '23505', constraint: `${table}_pkey` })
+    expect(error).toMatchObject({ code: '23505', constraint: `${name}_pkey` })
     expect(await ids(db)).toEqual(['a1', 'a2'])
   })
 

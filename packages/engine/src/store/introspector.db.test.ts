@@ -1,6 +1,5 @@
-import { sharedStore, TEST_DATABASE_URL } from '@hearth/test/store'
+import { scratchTable, sharedStore, TEST_DATABASE_URL } from '@hearth/test/store'
 import { type Kysely, PostgresIntrospector, sql } from 'kysely'
-import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import type { Database } from '../database.ts'
 import { openPostgresStore } from '../node.ts'
@@ -16,8 +15,8 @@ import { SteadyIntrospector } from './postgres-dialect.ts'
 describe('the catalog reader', () => {
   it("answers as Kysely's own: names, types, defaults, sequences and comments", async () => {
     const { db } = await sharedStore()
-    const name = `probe_${ulid().toLowerCase()}`
-    const t = sql.table(name)
+    const { name, qualified } = scratchTable('probe')
+    const t = sql.table(qualified)
     await sql`create table ${t} (a serial primary key, b bigint generated always as identity, c text not null default 'x', d numeric)`.execute(
       db,
     )
@@ -65,7 +64,7 @@ describe.runIf(Boolean(TEST_DATABASE_URL))('the catalog reader under churn', () 
     let stop = false
     const churn = (async () => {
       while (!stop) {
-        const t = sql.table(`churn_${ulid().toLowerCase()}`)
+        const t = sql.table(scratchTable('churn').qualified)
         await sql`create table ${t} (id serial primary key, a text, b text, c text)`.execute(other.db)
         await sql`drop table ${t}`.execute(other.db)
       }

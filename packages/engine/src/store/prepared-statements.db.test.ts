@@ -1,6 +1,5 @@
-import { sharedStore, TEST_DATABASE_URL } from '@hearth/test/store'
+import { scratchTable, sharedStore, TEST_DATABASE_URL } from '@hearth/test/store'
 import { sql } from 'kysely'
-import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
@@ -8,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
  * caller sees must not change: values, errors, counts, and statements after DDL.
  */
 describe('prepared statements', () => {
-  const table = `probe_${ulid().toLowerCase()}`
+  const { name, qualified: table } = scratchTable('probe')
   const t = sql.table(table)
 
   beforeAll(async () => {
@@ -56,7 +55,7 @@ describe('prepared statements', () => {
         await sql`insert into ${t} (id) values (${'v1'})`.execute(tx)
       })
       .catch((e: unknown) => e)
-    expect(error).toMatchObject({ code: '23505', constraint: `${table}_pkey` })
+    expect(error).toMatchObject({ code: '23505', constraint: `${name}_pkey` })
     await insert('after rollback')
     const { rows } = await sql`select id from ${t} where id = ${'after rollback'}`.execute(db)
     expect(rows).toEqual([{ id: 'after rollback' }])
