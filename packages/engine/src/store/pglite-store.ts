@@ -44,7 +44,7 @@ export function wrapPGlite(pg: PGlite, location: string, onClose?: () => Promise
     db,
     kind: 'pglite',
     location,
-    listen: (channel, onPayload) => pg.listen(channel, onPayload),
+    listen: (channel, onPayload) => prepared.listen(channel, onPayload),
     async close() {
       await db.destroy()
       await onClose?.()

@@ -1,10 +1,6 @@
 import { type PGlite, types } from '@electric-sql/pglite'
+import { type BackendMessage, type Field, readBackendMessages } from './backend-messages.ts'
 import { isPreparable, isStaleStatement, MAX_PREPARED, worthPreparing } from './prepared-statements.ts'
-
-interface Field {
-  name: string
-  dataTypeID: number
-}
 
 /** A statement waiting to ride the next call into PGlite. */
 interface Held {
@@ -48,6 +44,8 @@ export class PreparedPGlite {
   #counter = 0
   /** Names unique to this wrapper, should two ever wrap one PGlite (names live in its session). */
   readonly #prefix = `h${Math.random().toString(36).slice(2, 8)}_`
+  /** `listen`'s callbacks by channel; notifications come back in the answers this reads. */
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>()
 
   constructor(pg: PGlite) {
     this.#pg = pg
@@ -134,6 +132,27 @@ export class PreparedPGlite {
     await this.#pg.close()
   }
 
+  /**
+   * Calls `onPayload` with each notification on `channel` (exactly as `pg_notify` names it);
+   * answers the function that stops. In place of PGlite's own `listen`, which hears only the
+   * answers PGlite's own reader reads.
+   */
+  async listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+    const name = `"${channel.replaceAll('"', '""')}"`
+    let listeners = this.#listeners.get(channel)
+    if (!listeners) {
+      listeners = new Set()
+      this.#listeners.set(channel, listeners)
+      await this.query(`listen ${name}`)
+    }
+    listeners.add(onPayload)
+    return async () => {
+      if (!listeners.delete(onPayload) || listeners.size > 0) return
+      this.#listeners.delete(channel)
+      await this.query(`unlisten ${name}`)
+    }
+  }
+
   /** A statement without values, as PostgreSQL's simple query protocol runs it. */
   async #simple(text: string): Promise<PGliteQueryResult> {
     const messages = await this.#exec(message('Q', [cstring(text)]))
@@ -181,15 +200,13 @@ export class PreparedPGlite {
     const keep = worthPreparing(text, valueCount) && this.#prepared.size < MAX_PREPARED
     const name = keep ? `${this.#prefix}${this.#counter++}` : ''
     const messages = await this.#exec(concat([parse(name, text), describeStatement(name), SYNC]))
-    const params = messages.find((m) => m.name === 'parameterDescription') as
-      | { dataTypeIDs?: number[] }
-      | undefined
-    const rows = messages.find((m) => m.name === 'rowDescription') as { fields?: Field[] } | undefined
-    const statement = {
-      name,
-      paramTypes: params?.dataTypeIDs ?? [],
-      fields: (rows?.fields ?? []).map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+    let paramTypes: number[] = []
+    let fields: Field[] = []
+    for (const m of messages) {
+      if (m.name === 'parameterDescription') paramTypes = m.dataTypeIDs
+      if (m.name === 'rowDescription') fields = m.fields
     }
+    const statement = { name, paramTypes, fields }
     if (keep) this.#prepared.set(text, statement)
     return statement
   }
@@ -201,16 +218,18 @@ export class PreparedPGlite {
    * instead, and a commit behind it (which PostgreSQL turns into a rollback) fails with it too
    * (see `query`), as on PostgreSQL's pipelined connection.
    */
-  async #exec(bytes: Uint8Array) {
+  async #exec(bytes: Uint8Array): Promise<BackendMessage[]> {
     const held = this.#held
-    if (held.length === 0) return this.#pg.execProtocolStream(bytes, { syncToFs: false })
+    if (held.length === 0) {
+      const messages = await this.#call(bytes)
+      const error = messages.find((m) => m.name === 'error')
+      if (error) throw error
+      return messages
+    }
     this.#held = []
-    let messages: Awaited<ReturnType<PGlite['execProtocolStream']>>
+    let messages: BackendMessage[]
     try {
-      messages = await this.#pg.execProtocolStream(concat([...held.map((h) => h.bytes), bytes]), {
-        syncToFs: false,
-        throwOnError: false,
-      })
+      messages = await this.#call(concat([...held.map((h) => h.bytes), bytes]))
     } catch (error) {
       for (const h of held) h.reject(error)
       throw error
@@ -236,6 +255,22 @@ export class PreparedPGlite {
     return own
   }
 
+  /** One call into PGlite's backend; its answer read here (see `readBackendMessages`). */
+  async #call(bytes: Uint8Array): Promise<BackendMessage[]> {
+    const chunks: Uint8Array[] = []
+    await this.#pg.execProtocolRawStream(bytes, {
+      syncToFs: false,
+      // A view of PGlite's memory, valid only during the call.
+      onRawData: (chunk) => chunks.push(chunk.slice()),
+    })
+    const messages = readBackendMessages(chunks.length === 1 ? chunks[0]! : concat(chunks))
+    for (const m of messages) {
+      if (m.name !== 'notification') continue
+      for (const listener of this.#listeners.get(m.channel) ?? []) queueMicrotask(() => listener(m.payload))
+    }
+    return messages
+  }
+
   #takeHeldFailure(): unknown {
     const failure = this.#heldFailure
     this.#heldFailure = null
@@ -245,7 +280,7 @@ export class PreparedPGlite {
 
 /** Rows and affected-row count from a statement's messages, as PGlite's `query()` gives them. */
 function resultOf(
-  messages: readonly { name: string }[],
+  messages: readonly BackendMessage[],
   described: Field[] | null,
   parsers: PGlite['parsers'],
 ): PGliteQueryResult {
@@ -254,10 +289,10 @@ function resultOf(
   let affectedRows = 0
   for (const m of messages) {
     if (m.name === 'rowDescription') {
-      fields = (m as unknown as { fields: Field[] }).fields
+      fields = m.fields
       rows = []
     } else if (m.name === 'dataRow') {
-      const values = (m as unknown as { fields: (string | null)[] }).fields
+      const values = m.fields
       const row: Record<string, unknown> = {}
       for (let i = 0; i < fields.length; i++) {
         const field = fields[i]!
@@ -265,7 +300,7 @@ function resultOf(
       }
       rows.push(row)
     } else if (m.name === 'commandComplete') {
-      const words = (m as unknown as { text: string }).text.split(' ')
+      const words = m.text.split(' ')
       const count = Number.parseInt(words.at(-1)!, 10)
       if (/^(INSERT|UPDATE|DELETE|MERGE|COPY)$/.test(words[0]!) && !Number.isNaN(count)) affectedRows += count
     }
