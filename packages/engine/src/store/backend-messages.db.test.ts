@@ -28,7 +28,9 @@ describe('reading the backend messages', () => {
 
   it('reads a message split nowhere and leaves an incomplete tail alone', () => {
     // DataRow with one field 'hi', then ReadyForQuery, then three stray bytes.
-    const bytes = new Uint8Array([0x44, 0, 0, 0, 12, 0, 1, 0, 0, 0, 2, 0x68, 0x69, 0x5a, 0, 0, 0, 5, 0x49, 0x44, 0, 0])
+    const bytes = new Uint8Array([
+      0x44, 0, 0, 0, 12, 0, 1, 0, 0, 0, 2, 0x68, 0x69, 0x5a, 0, 0, 0, 5, 0x49, 0x44, 0, 0,
+    ])
     expect(readBackendMessages(bytes)).toEqual([
       { name: 'dataRow', fields: ['hi'] },
       { name: 'readyForQuery' },
