@@ -277,23 +277,28 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       const refresh = () => {
         if (stale) return
         stale = true
-        running = running.then(async () => {
-          stale = false
-          if (stopped) return
-          stats.liveQueryRuns++
-          try {
-            const tracker = new TableReads()
-            const result = await runQuery(store.db.withPlugin(tracker), q, args, replica.context(new Date()))
-            reads = new Set([...(reads ?? []), ...tracker.tables])
-            const text = JSON.stringify(result)
-            if (!stopped && text !== last) {
-              last = text
-              listener(result as never)
-            }
-          } catch (error) {
-            onError?.(error)
-          }
+        // In a task of its own: the call that changed the data answers its caller first (a local
+        // mutation's `await` resumed after this query ran, and took 1 ms longer at 300 tags).
+        afterThisTask(() => {
+          running = running.then(run)
         })
+      }
+      const run = async () => {
+        stale = false
+        if (stopped) return
+        stats.liveQueryRuns++
+        try {
+          const tracker = new TableReads()
+          const result = await runQuery(store.db.withPlugin(tracker), q, args, replica.context(new Date()))
+          reads = new Set([...(reads ?? []), ...tracker.tables])
+          const text = JSON.stringify(result)
+          if (!stopped && text !== last) {
+            last = text
+            listener(result as never)
+          }
+        } catch (error) {
+          onError?.(error)
+        }
       }
       const off = events.on('change', ({ tables }) => {
         // Only a change to a table the query reads can change its result.
@@ -336,3 +341,23 @@ function mapTree<O, C>(tree: object, call: (op: O) => C): Record<string, Record<
     ]),
   )
 }
+
+/**
+ * Runs `fn` in a task after the current one, once its promise jobs are done: `setImmediate` in
+ * Node, a message to itself in browsers (`setTimeout(0)` waits at least 1 ms in Node and is
+ * clamped to 4 ms in nested browser timers).
+ */
+const afterThisTask: (fn: () => void) => void =
+  typeof setImmediate === 'function'
+    ? (fn) => {
+        setImmediate(fn)
+      }
+    : (() => {
+        const waiting: (() => void)[] = []
+        const channel = new MessageChannel()
+        channel.port1.onmessage = () => waiting.shift()?.()
+        return (fn: () => void) => {
+          waiting.push(fn)
+          channel.port2.postMessage(null)
+        }
+      })()

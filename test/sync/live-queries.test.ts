@@ -55,6 +55,21 @@ describe('live queries', () => {
     stop()
   })
 
+  it('re-run after the local call that changed their data has answered', async () => {
+    const owner = await server.newOwner()
+    const a = await newDevice(server, owner)
+    await a.sync.whenSynced()
+    const seen: string[][] = []
+    a.watch('tags.list', {}, (r) => seen.push(r.map((t) => t.name)))
+    await eventually(() => expect(seen).toEqual([[]]))
+    const before = a.stats.liveQueryRuns
+    await a.mutate.tags.create({ name: 'Garden' })
+    // The query had not started when the call answered: it did not hold up the caller.
+    expect(a.stats.liveQueryRuns).toBe(before)
+    await eventually(() => expect(seen).toEqual([[], ['Garden']]))
+    expect(a.stats.liveQueryRuns).toBe(before + 1)
+  })
+
   it('re-run every live query after a snapshot replaced the rows', async () => {
     const owner = await server.newOwner()
     const b = await newDevice(server, owner, { connect: false })
