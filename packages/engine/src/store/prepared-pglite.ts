@@ -220,16 +220,10 @@ export class PreparedPGlite {
    */
   async #exec(bytes: Uint8Array): Promise<BackendMessage[]> {
     const held = this.#held
-    if (held.length === 0) {
-      const messages = await this.#call(bytes)
-      const error = messages.find((m) => m.name === 'error')
-      if (error) throw error
-      return messages
-    }
     this.#held = []
     let messages: BackendMessage[]
     try {
-      messages = await this.#call(concat([...held.map((h) => h.bytes), bytes]))
+      messages = await this.#call(held.length === 0 ? bytes : concat([...held.map((h) => h.bytes), bytes]))
     } catch (error) {
       for (const h of held) h.reject(error)
       throw error
