@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrateToLatest, openPGliteStore } from '@hearth/engine'
+import { openPGliteStore } from '@hearth/engine'
 import { openPostgresStore } from '@hearth/engine/node'
-import { sql } from 'kysely'
-import { SCRATCH_SCHEMA } from './store-fixture.ts'
+import { prepareTestStore } from './store-fixture.ts'
 import { TEMPLATE_DIR_ENV, TEST_DATABASE_URL } from './variant.ts'
 
 /**
@@ -14,15 +13,13 @@ import { TEMPLATE_DIR_ENV, TEST_DATABASE_URL } from './variant.ts'
 export default async function setup(): Promise<() => void> {
   if (TEST_DATABASE_URL) {
     const store = await openPostgresStore({ url: TEST_DATABASE_URL, poolSize: 1 })
-    await migrateToLatest(store.db)
-    await sql`create schema if not exists ${sql.id(SCRATCH_SCHEMA)}`.execute(store.db)
+    await prepareTestStore(store.db)
     await store.close()
     return () => {}
   }
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-template-'))
   const store = await openPGliteStore({ dataDir: dir })
-  await migrateToLatest(store.db)
-  await sql`create schema if not exists ${sql.id(SCRATCH_SCHEMA)}`.execute(store.db)
+  await prepareTestStore(store.db)
   await store.close()
   process.env[TEMPLATE_DIR_ENV] = dir
   return () => rmSync(dir, { recursive: true, force: true })

@@ -23,10 +23,16 @@ let shared: Promise<Store> | null = null
  */
 export const SCRATCH_SCHEMA = 'scratch'
 
-/** A fresh, schema-qualified table name in the scratch schema, e.g. `scratch.probe_01j…`. */
-export function scratchTable(prefix: string): { schema: string; name: string; qualified: string } {
+/** A fresh table name in the scratch schema, bare and qualified (`scratch.probe_01j…`). */
+export function scratchTable(prefix: string): { name: string; qualified: string } {
   const name = `${prefix}_${ulid().toLowerCase()}`
-  return { schema: SCRATCH_SCHEMA, name, qualified: `${SCRATCH_SCHEMA}.${name}` }
+  return { name, qualified: `${SCRATCH_SCHEMA}.${name}` }
+}
+
+/** Migrates a test store and gives it the scratch schema: every way a test store is made. */
+export async function prepareTestStore(db: Store['db']): Promise<void> {
+  await migrateToLatest(db)
+  await sql`create schema if not exists ${sql.id(SCRATCH_SCHEMA)}`.execute(db)
 }
 
 /**
@@ -43,8 +49,7 @@ async function openTestStore(): Promise<Store> {
   const template = process.env[TEMPLATE_DIR_ENV]
   if (!template) {
     const store = await openPGliteStore({ dataDir: 'memory://' })
-    await migrateToLatest(store.db)
-    await sql`create schema if not exists ${sql.id(SCRATCH_SCHEMA)}`.execute(store.db)
+    await prepareTestStore(store.db)
     return store
   }
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-worker-'))
@@ -53,7 +58,7 @@ async function openTestStore(): Promise<Store> {
     dataDir: dir,
     onClose: () => rmSync(dir, { recursive: true, force: true }),
   })
-  await migrateToLatest(store.db)
+  await prepareTestStore(store.db)
   return store
 }
 

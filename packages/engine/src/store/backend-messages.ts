@@ -8,8 +8,9 @@ export interface Field {
 
 /**
  * The backend messages `PreparedPGlite` reads, named as `pg-protocol` names them. The common
- * ones are read here; any other (an error, a notice, a notification) is the `pg-protocol`
- * message itself, so an error is the same `DatabaseError` PGlite's own `query()` throws.
+ * ones are read here; the rare ones are read by `pg-protocol`: an error is its `DatabaseError`
+ * itself (the one PGlite's own `query()` throws), a notification its channel and payload, and
+ * anything else (a notice, a parameter status) is kept as `other`.
  */
 export type BackendMessage =
   | { name: 'rowDescription'; fields: Field[] }
