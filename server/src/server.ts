@@ -69,7 +69,7 @@ export async function startServer(
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
   })
-  attachSync({ server, app, store, logger, databaseUrl: config.databaseUrl })
+  attachSync({ server, app, store, logger, databaseUrl: config.databaseUrl, limits: config.syncLimits })
   const port = (server.address() as AddressInfo).port
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
   logger.info({ url, store: store.kind, location: store.location }, 'listening')

@@ -187,7 +187,7 @@ export const PushResultSchema = z.object({
 export const ResetSchema = z.object({
   v: V,
   type: z.literal('reset'),
-  reason: z.enum(['CURSOR_AHEAD', 'LOG_WINDOW']),
+  reason: z.enum(['CURSOR_AHEAD', 'LOG_WINDOW', 'RIGHTS_CHANGED']),
 })
 
 /** A refusal of the whole connection or message; the server closes the socket after fatal ones. */

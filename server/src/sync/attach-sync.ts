@@ -15,6 +15,8 @@ import {
 } from './postgres-listener.ts'
 import { type PresenceRelay, PresenceRooms, type RelayedPresence } from './presence-rooms.ts'
 import { syncRoutes } from './routes.ts'
+import { parseRightsChange, RIGHTS_CHANNEL, RightsWatch } from './session-rights.ts'
+import { DEFAULT_SYNC_SOCKET_LIMITS, OpenCounter, type SyncSocketLimits } from './socket-limits.ts'
 import { SyncHub } from './sync-hub.ts'
 import { SyncSession } from './sync-session.ts'
 
@@ -28,6 +30,10 @@ export interface AttachSyncOptions {
   databaseUrl?: string
   /** How often followed households' clocks are polled for writes made elsewhere (ms). */
   pollMs?: number
+  /** Frame sizes, the hello deadline and socket caps; the defaults otherwise. */
+  limits?: SyncSocketLimits
+  /** How often every session's rights are read again behind the notifications (ms). */
+  rightsRecheckMs?: number
 }
 
 /** How often the server pings every socket; one that missed the previous ping is dropped. */
@@ -38,8 +44,8 @@ const POLL_MS = 50
 /** The clock poll behind LISTEN: only a safety net for a missed announcement. */
 const POLL_BEHIND_LISTEN_MS = 1000
 
-/** Largest sync message a device may send, in bytes. */
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+/** How often every live session's rights are read again, behind the notifications. */
+const RIGHTS_RECHECK_MS = 1000
 
 /**
  * Serves sync on the HTTP server's port: the WebSocket endpoint `/sync` and the HTTP fallbacks
@@ -74,35 +80,55 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
       }
     : undefined
   const presence = new PresenceRooms(relay)
+  const sessions = new Set<SyncSession>()
+  const rights = new RightsWatch(store, () => sessions, {
+    recheckMs: options.rightsRecheckMs ?? RIGHTS_RECHECK_MS,
+    logger,
+  })
+  // Handled synchronously, in commit order with the clock's announcements: a revocation
+  // suspends its sessions before any later commit is fanned out to them.
+  const rightsChanged = (payload: string) => {
+    const change = parseRightsChange(payload)
+    if (change) rights.changed(change)
+  }
   const listener = options.databaseUrl
     ? listenOnPostgres(
         options.databaseUrl,
         {
           [HOUSEHOLD_CHANNEL]: householdChanged,
+          [RIGHTS_CHANNEL]: rightsChanged,
           [PRESENCE_CHANNEL]: (payload) => presence.relayed(JSON.parse(payload) as RelayedPresence),
         },
         logger,
       )
     : null
   // The embedded store announces its own commits, REST writes included, on its one connection.
+  const listenLocally = (channel: string, handler: (payload: string) => void) =>
+    store.listen?.(channel, handler).catch((err) => {
+      logger.warn({ err, channel }, 'the store cannot announce commits; periodic reads find them')
+      return async () => {}
+    })
   const unlisten = options.databaseUrl
-    ? undefined
-    : store.listen?.(HOUSEHOLD_CHANNEL, householdChanged).catch((err) => {
-        logger.warn({ err }, 'the store cannot announce commits; the clock poll finds them')
-        return async () => {}
-      })
-  const sessions = new Set<SyncSession>()
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
+    ? []
+    : [listenLocally(HOUSEHOLD_CHANNEL, householdChanged), listenLocally(RIGHTS_CHANNEL, rightsChanged)]
+  const limits = options.limits ?? DEFAULT_SYNC_SOCKET_LIMITS
+  const perAddress = new OpenCounter(limits.maxSocketsPerAddress)
+  const perKey = new OpenCounter(limits.maxSessionsPerKey)
+  // Before hello only a small frame is read; a joined session may send a push batch.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: limits.helloFrameBytes })
 
   app.route('/', syncRoutes(store, hub))
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
-    if (path !== '/sync') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
-      return
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => open(ws, request))
+    if (path !== '/sync') return refuse(socket, '404 Not Found')
+    const address = request.socket.remoteAddress ?? 'unknown'
+    if (wss.clients.size >= limits.maxSockets) return refuse(socket, '503 Service Unavailable', 5)
+    if (!perAddress.take(address)) return refuse(socket, '429 Too Many Requests', 5)
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      ws.once('close', () => perAddress.release(address))
+      open(ws, request)
+    })
   })
 
   // A device that vanished without closing (sleep, lost network) would hold its session for ever.
@@ -123,10 +149,23 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     alive.set(ws, true)
     ws.on('pong', () => alive.set(ws, true))
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
+    let keyHeld: string | null = null
+    // A socket that never joins is closed, so an idle or hostile one cannot hold a slot.
+    const helloTimer = setTimeout(() => {
+      if (!keyHeld) ws.close(4408, 'HELLO_TIMEOUT')
+    }, limits.helloTimeoutMs)
+    helloTimer.unref()
     const session = new SyncSession(
       {
         send: (text) => ws.send(text),
         close: (code, reason) => ws.close(code, reason),
+        joined: (keyId) => {
+          if (!perKey.take(keyId)) return false
+          keyHeld = keyId
+          clearTimeout(helloTimer)
+          raiseFrameLimit(ws, limits.frameBytes)
+          return true
+        },
       },
       { store, hub, presence, logger: logger.child({ sync: true }) },
       bearer,
@@ -136,6 +175,8 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
       if (!isBinary) session.receive(data.toString())
     })
     ws.on('close', () => {
+      clearTimeout(helloTimer)
+      if (keyHeld) perKey.release(keyHeld)
       sessions.delete(session)
       session.disconnected()
     })
@@ -145,9 +186,10 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const close = server.close.bind(server)
   server.close = ((callback?: (err?: Error) => void) => {
     hub.close()
+    rights.close()
     clearInterval(heartbeat)
     void listener?.close()
-    void unlisten?.then((stop) => stop()).catch(() => {})
+    for (const stop of unlisten) void stop?.then((s) => s()).catch(() => {})
     for (const session of sessions) session.close()
     for (const client of wss.clients) client.terminate()
     presence.close()
@@ -155,4 +197,23 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     return close(callback)
   }) as Server['close']
   return hub
+}
+
+/** Answers an upgrade that will not be served, and closes the connection. */
+function refuse(socket: Duplex, status: string, retryAfterSeconds?: number): void {
+  const retry = retryAfterSeconds ? `Retry-After: ${retryAfterSeconds}\r\n` : ''
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${retry}Content-Length: 0\r\n\r\n`)
+}
+
+/**
+ * Lets a joined session send frames up to `bytes`. `ws` fixes `maxPayload` per server, and the
+ * server's is the small pre-hello limit, so the socket's receiver is raised once it joins; the
+ * socket-limits test fails if a `ws` upgrade moves the field.
+ */
+function raiseFrameLimit(ws: WebSocket, bytes: number): void {
+  const receiver = (ws as unknown as { _receiver?: { _maxPayload: number } })._receiver
+  if (!receiver || typeof receiver._maxPayload !== 'number') {
+    throw new Error('ws changed: its receiver has no _maxPayload to raise.')
+  }
+  receiver._maxPayload = bytes
 }

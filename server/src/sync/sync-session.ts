@@ -12,18 +12,27 @@ import {
   readableChanges,
   readDelta,
   readSnapshot,
+  SYNC_JOIN_SCOPE,
   syncDb,
 } from '@hearth/engine/sync'
 import type { Logger } from 'pino'
 import { authenticateToken, type Device, joinHousehold } from './devices.ts'
 import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
 import { pushMutations, rejectionsSince } from './push.ts'
+import {
+  type CurrentRights,
+  type GuardedSession,
+  readRights,
+  type SessionHolder,
+} from './session-rights.ts'
 import type { HubMember, SyncHub } from './sync-hub.ts'
 
 /** The socket under a session, reduced to what the protocol needs. */
 export interface SyncTransport {
   send(text: string): void
   close(code: number, reason: string): void
+  /** The session joined with this key: false when the key already holds all the sessions it may. */
+  joined?(keyId: string): boolean
 }
 
 /** What every session shares. */
@@ -41,7 +50,7 @@ type Outgoing = ServerMessage extends infer M ? (M extends { v: number } ? Omit<
  * that also carries the deltas the hub asks for, so a device sees its push result before the
  * delta that confirms it, and never two deltas at once.
  */
-export class SyncSession implements HubMember, PresenceMember {
+export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   householdId = ''
   clientId = ''
   presenceIdentity: PresenceIdentity = { userId: '', clientId: '', deviceName: null }
@@ -55,6 +64,10 @@ export class SyncSession implements HubMember, PresenceMember {
   private deltaQueued = false
   private offered: HouseholdDelta | null = null
   private closed = false
+  /** Rights are being read again: no rows go out meanwhile (see `suspend`). */
+  private suspended = false
+  /** Rows were held back while suspended: catch up once the rights allow. */
+  private owed = false
 
   constructor(
     private readonly transport: SyncTransport,
@@ -67,7 +80,59 @@ export class SyncSession implements HubMember, PresenceMember {
     this.enqueue(() => this.handle(text))
   }
 
+  /** Who this session acts as, once it joined. */
+  get holder(): SessionHolder | null {
+    const device = this.device
+    return device ? { keyId: device.keyId, userId: device.userId, householdId: device.householdId } : null
+  }
+
+  /**
+   * A change to this session's key or membership committed: deliver nothing until its rights
+   * are read again (`applyRights`), so no row leaves after a revocation that this instance heard.
+   */
+  suspend(): void {
+    this.suspended = true
+  }
+
+  /**
+   * Applies rights read from the store: a revoked key, an ended membership or a lost
+   * `read:households` closes the session for good, with a close code and reason a device can
+   * show (docs/sync.md); changed scopes make the device start over from a snapshot of what it may
+   * read now; a changed role is used from the next push on.
+   */
+  applyRights(rights: CurrentRights): void {
+    const device = this.device
+    if (!device || this.closed) return
+    if (!rights.scopes) {
+      return this.fail(new EngineError(401, 'KEY_REVOKED', 'The API key has been revoked.'))
+    }
+    if (!rights.role) {
+      return this.fail(
+        new EngineError(404, 'MEMBERSHIP_ENDED', 'The key’s user is no longer a member of this household.'),
+      )
+    }
+    if (!rights.scopes.includes(SYNC_JOIN_SCOPE)) {
+      return this.fail(
+        new EngineError(403, 'SCOPE_REVOKED', `The API key no longer has the scope ${SYNC_JOIN_SCOPE}.`),
+      )
+    }
+    const scopesChanged = !sameScopes(device.scopes, rights.scopes)
+    this.device = { ...device, scopes: rights.scopes, role: rights.role }
+    this.suspended = false
+    if (scopesChanged && this.cursor !== null) {
+      this.owed = false
+      this.enqueue(async () => this.reset('RIGHTS_CHANGED'))
+    } else if (this.owed) {
+      this.owed = false
+      this.householdChanged()
+    }
+  }
+
   householdChanged(): void {
+    if (this.suspended) {
+      this.owed = true
+      return
+    }
     if (this.deltaQueued || !this.device || this.closed) return
     this.deltaQueued = true
     this.enqueue(async () => {
@@ -81,6 +146,10 @@ export class SyncSession implements HubMember, PresenceMember {
    * messages. Offers that pile up behind a long push are folded: only the newest is sent.
    */
   offer(delta: HouseholdDelta): void {
+    if (this.suspended) {
+      this.owed = true
+      return
+    }
     if (!this.device || this.closed) return
     const queued = this.offered !== null
     this.offered = delta
@@ -95,6 +164,10 @@ export class SyncSession implements HubMember, PresenceMember {
   private async deliver(delta: HouseholdDelta): Promise<void> {
     const device = this.device!
     const cursor = this.cursor
+    if (this.suspended) {
+      this.owed = true
+      return
+    }
     if (cursor === null || delta.version < cursor) return
     if (delta.floor > cursor) return this.reset('LOG_WINDOW')
     // Read from before this session's start: read afresh instead.
@@ -202,6 +275,13 @@ export class SyncSession implements HubMember, PresenceMember {
       message.clientId,
       message.deviceName,
     )
+    if (this.transport.joined && !this.transport.joined(caller.keyId)) {
+      throw new EngineError(
+        429,
+        'TOO_MANY_SESSIONS',
+        'This API key already holds as many open sync sessions as it may; close one or use another key.',
+      )
+    }
     this.device = device
     this.householdId = device.householdId
     this.clientId = device.clientId
@@ -237,6 +317,11 @@ export class SyncSession implements HubMember, PresenceMember {
   }
 
   private async pull(cursor: number | null): Promise<void> {
+    // Read the rights again first: a missed notification must not leave a snapshot open to a
+    // revoked key.
+    const [rights] = await readRights(this.deps.store.db, [this.holder!])
+    this.applyRights(rights!)
+    if (this.closed) return
     await this.catchUp(cursor, await householdVersion(this.deps.store.db, this.householdId))
   }
 
@@ -253,7 +338,7 @@ export class SyncSession implements HubMember, PresenceMember {
     await this.sendDelta()
   }
 
-  private reset(reason: 'CURSOR_AHEAD' | 'LOG_WINDOW'): void {
+  private reset(reason: 'CURSOR_AHEAD' | 'LOG_WINDOW' | 'RIGHTS_CHANGED'): void {
     this.cursor = null
     this.send({ type: 'reset', reason })
   }
@@ -275,6 +360,10 @@ export class SyncSession implements HubMember, PresenceMember {
   private async sendDelta(): Promise<void> {
     const device = this.device
     if (this.cursor === null || !device || this.closed) return
+    if (this.suspended) {
+      this.owed = true
+      return
+    }
     const from = this.cursor
     const position = await readDelta(
       this.deps.store.db,
@@ -308,6 +397,10 @@ export class SyncSession implements HubMember, PresenceMember {
     // cursor, so the fan-out passed it by: look once more.
     await this.sendDelta()
   }
+}
+
+function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((s) => b.includes(s))
 }
 
 /** What the read policy judges a device by: its key's scopes, and its member for row rules. */

@@ -1,0 +1,78 @@
+/** What one sync socket, and all of them together, may take from the server. */
+export interface SyncSocketLimits {
+  /** Largest frame before a valid hello, in bytes. */
+  helloFrameBytes: number
+  /** Largest frame after hello (a push batch), in bytes. */
+  frameBytes: number
+  /** How long a socket may stay open without a valid hello, in milliseconds. */
+  helloTimeoutMs: number
+  /** Open sync sockets per server instance. */
+  maxSockets: number
+  /** Open sync sockets per client address (authenticated or not). */
+  maxSocketsPerAddress: number
+  /** Open sync sessions per API key. */
+  maxSessionsPerKey: number
+  /** Devices (client ids) one API key may bind in one household. */
+  maxDevicesPerKey: number
+}
+
+/** The defaults, documented in the README's Configuration table and docs/sync.md. */
+export const DEFAULT_SYNC_SOCKET_LIMITS: SyncSocketLimits = {
+  helloFrameBytes: 4 * 1024,
+  frameBytes: 4 * 1024 * 1024,
+  helloTimeoutMs: 5_000,
+  maxSockets: 10_000,
+  maxSocketsPerAddress: 64,
+  maxSessionsPerKey: 16,
+  maxDevicesPerKey: 64,
+}
+
+const VARIABLES: Record<keyof SyncSocketLimits, string> = {
+  helloFrameBytes: 'HEARTH_SYNC_HELLO_FRAME_BYTES',
+  frameBytes: 'HEARTH_SYNC_FRAME_BYTES',
+  helloTimeoutMs: 'HEARTH_SYNC_HELLO_TIMEOUT_MS',
+  maxSockets: 'HEARTH_SYNC_MAX_SOCKETS',
+  maxSocketsPerAddress: 'HEARTH_SYNC_MAX_SOCKETS_PER_ADDRESS',
+  maxSessionsPerKey: 'HEARTH_SYNC_MAX_SESSIONS_PER_KEY',
+  maxDevicesPerKey: 'HEARTH_SYNC_MAX_DEVICES_PER_KEY',
+}
+
+/** Reads the limits from the environment; a bad value stops start-up naming the variable. */
+export function syncSocketLimitsFromEnv(env: NodeJS.ProcessEnv): SyncSocketLimits {
+  const limits = { ...DEFAULT_SYNC_SOCKET_LIMITS }
+  for (const key of Object.keys(VARIABLES) as (keyof SyncSocketLimits)[]) {
+    const name = VARIABLES[key]
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value <= 0) {
+      throw new Error(`${name} must be a positive integer, got "${raw}".`)
+    }
+    limits[key] = value
+  }
+  if (limits.helloFrameBytes > limits.frameBytes) {
+    throw new Error('HEARTH_SYNC_HELLO_FRAME_BYTES must not exceed HEARTH_SYNC_FRAME_BYTES.')
+  }
+  return limits
+}
+
+/** Counts open things by a key (an address, an API key) against a cap. */
+export class OpenCounter {
+  private readonly counts = new Map<string, number>()
+
+  constructor(private readonly cap: number) {}
+
+  /** Takes one for `key`; false when `key` is at its cap. */
+  take(key: string): boolean {
+    const count = this.counts.get(key) ?? 0
+    if (count >= this.cap) return false
+    this.counts.set(key, count + 1)
+    return true
+  }
+
+  release(key: string): void {
+    const count = (this.counts.get(key) ?? 0) - 1
+    if (count <= 0) this.counts.delete(key)
+    else this.counts.set(key, count)
+  }
+}
