@@ -77,11 +77,17 @@ export interface HearthEvents extends Record<string, unknown> {
 /** Codes after which reconnecting cannot help until someone changes the key or membership. */
 const TERMINAL = new Set([
   'UNAUTHENTICATED',
+  'KEY_REVOKED',
+  'MEMBERSHIP_ENDED',
+  'SCOPE_REVOKED',
   'NOT_FOUND',
   'INSUFFICIENT_SCOPE',
   'CLIENT_MISMATCH',
   'PROTOCOL_VERSION',
 ])
+
+/** Close codes of a session the server ended for good (4000 + the refusal's HTTP status). */
+const TERMINAL_CLOSES = new Set([4401, 4403, 4404])
 
 /** How sync reaches the server. */
 export interface SyncConnectionOptions {
@@ -241,8 +247,15 @@ export class SyncConnection {
       this.enqueue(() => this.receive(text))
     }
     socket.onerror = () => {}
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return
+      // The server closes with 4401, 4403 or 4404 and the refusal's code as the reason when the
+      // key, its scope or the membership is gone; the error message before it may be lost.
+      if (!this.failure && TERMINAL_CLOSES.has(event.code) && TERMINAL.has(event.reason)) {
+        this.wanted = false
+        this.failure = { code: event.reason, message: `The server ended the session: ${event.reason}.` }
+        this.events.emit('error', { code: event.reason, message: this.failure.message, fatal: true })
+      }
       this.socket = null
       if (this.heartbeat) clearInterval(this.heartbeat)
       this.heartbeat = null

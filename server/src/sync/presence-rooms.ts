@@ -25,14 +25,23 @@ export interface PresenceMember {
 /** Largest JSON state one device may set, in characters. */
 const MAX_STATE_CHARS = 2048
 
+/** Least time between two of one device's updates being relayed; the newest in between wins. */
+const MIN_UPDATE_INTERVAL_MS = 250
+
 /** The owner of awareness ids whose devices are attached to another server instance. */
 const ELSEWHERE = Symbol('another server instance')
 
 interface Room {
   awareness: Awareness
-  /** Which device set each awareness client id; a device may only speak for its own ids. */
+  /** Which device holds each awareness client id; ids of other instances' devices are ELSEWHERE. */
   owners: Map<number, PresenceMember | typeof ELSEWHERE>
+  /** Each local device's one awareness id, chosen by the server when it joins. */
+  ids: Map<PresenceMember, number>
   members: Set<PresenceMember>
+  /** Updates held back by the rate limit: the newest per device, and when it may go. */
+  held: Map<PresenceMember, { entry: AwarenessEntry; timer: ReturnType<typeof setTimeout> }>
+  /** When each device's last update was applied. */
+  lastApplied: Map<PresenceMember, number>
 }
 
 /**
@@ -91,20 +100,60 @@ export class PresenceRooms {
     applyAwarenessUpdate(room.awareness, update, ELSEWHERE)
   }
 
-  /** A device joined: it receives everyone's current state. */
+  /**
+   * A device joined: it gets an awareness id of its own, chosen here (so no device can speak for
+   * another's, now or after it reconnects), and receives everyone's current state.
+   */
   join(member: PresenceMember): void {
     const room = this.room(member.householdId)
     room.members.add(member)
+    let id: number
+    do id = crypto.getRandomValues(new Uint32Array(1))[0]!
+    while (id === 0 || room.owners.has(id) || id === room.awareness.clientID)
+    room.ids.set(member, id)
+    room.owners.set(id, member)
     const ids = [...room.awareness.getStates().keys()].filter((id) => id !== room.awareness.clientID)
     if (ids.length > 0) member.sendPresence(encodeAwarenessUpdate(room.awareness, ids))
   }
 
-  /** An update from a device: checked, stamped, applied, and relayed to the others. */
+  /**
+   * An update from a device: its own state only (one entry, which speaks for the id the server
+   * gave the device, whatever id it names), at most 2,048 characters, applied and relayed at most
+   * every 250 ms per device (updates in between are folded into the newest). Anything else is
+   * dropped.
+   */
   receive(member: PresenceMember, update: Uint8Array): void {
     const room = this.rooms.get(member.householdId)
     if (!room?.members.has(member)) return
-    const stamped = stamp(update, member, room)
-    if (stamped) applyAwarenessUpdate(room.awareness, stamped, member)
+    const entries = decodeEntries(update)
+    if (entries?.length !== 1 || entries[0]!.text.length > MAX_STATE_CHARS) return
+    const entry = entries[0]!
+    const held = room.held.get(member)
+    if (held) {
+      held.entry = entry
+      return
+    }
+    const wait = (room.lastApplied.get(member) ?? -Infinity) + MIN_UPDATE_INTERVAL_MS - performance.now()
+    if (wait <= 0) {
+      this.apply(room, member, entry)
+      return
+    }
+    const timer = setTimeout(() => {
+      const newest = room.held.get(member)
+      room.held.delete(member)
+      if (newest && room.members.has(member)) this.apply(room, member, newest.entry)
+    }, wait)
+    timer.unref?.()
+    room.held.set(member, { entry, timer })
+  }
+
+  private apply(room: Room, member: PresenceMember, entry: AwarenessEntry): void {
+    const id = room.ids.get(member)
+    if (id === undefined) return
+    const stamped = stamp({ ...entry, id }, member)
+    if (!stamped) return
+    room.lastApplied.set(member, performance.now())
+    applyAwarenessUpdate(room.awareness, stamped, member)
   }
 
   /** A device left: its states go at once, and everyone hears so. */
@@ -112,6 +161,11 @@ export class PresenceRooms {
     const room = this.rooms.get(member.householdId)
     if (!room) return
     room.members.delete(member)
+    room.ids.delete(member)
+    room.lastApplied.delete(member)
+    const held = room.held.get(member)
+    if (held) clearTimeout(held.timer)
+    room.held.delete(member)
     const owned = [...room.owners].filter(([, owner]) => owner === member).map(([id]) => id)
     for (const id of owned) room.owners.delete(id)
     if (owned.length > 0) removeAwarenessStates(room.awareness, owned, 'leave')
@@ -123,7 +177,10 @@ export class PresenceRooms {
 
   /** Drops every room (server shutdown). */
   close(): void {
-    for (const room of this.rooms.values()) room.awareness.destroy()
+    for (const room of this.rooms.values()) {
+      for (const { timer } of room.held.values()) clearTimeout(timer)
+      room.awareness.destroy()
+    }
     this.rooms.clear()
   }
 
@@ -133,7 +190,14 @@ export class PresenceRooms {
     const awareness = new Awareness(new Y.Doc())
     // The server is no participant of its own rooms.
     awareness.setLocalState(null)
-    const created: Room = { awareness, owners: new Map(), members: new Set() }
+    const created: Room = {
+      awareness,
+      owners: new Map(),
+      ids: new Map(),
+      members: new Set(),
+      held: new Map(),
+      lastApplied: new Map(),
+    }
     awareness.on(
       'update',
       ({ added, updated, removed }: Record<'added' | 'updated' | 'removed', number[]>, origin: unknown) => {
@@ -188,27 +252,19 @@ function awarenessIds(update: Uint8Array): number[] | null {
   return decodeEntries(update)?.map((e) => e.id) ?? null
 }
 
-/**
- * Rewrites an update so each state carries the sender's identity, or refuses it (null) when it
- * speaks for an id another device owns or a state is too large.
- */
-function stamp(update: Uint8Array, member: PresenceMember, room: Room): Uint8Array | null {
-  const entries = decodeEntries(update)
-  if (!entries) return null
+/** Encodes one device's entry as an update whose state carries the device's identity. */
+function stamp({ id, clock, text }: AwarenessEntry, member: PresenceMember): Uint8Array | null {
   try {
+    const state = JSON.parse(text) as Record<string, unknown> | null
+    const stamped =
+      state === null || typeof state !== 'object' || Array.isArray(state)
+        ? null
+        : { ...state, member: member.presenceIdentity }
     const encoder = encoding.createEncoder()
-    encoding.writeVarUint(encoder, entries.length)
-    for (const { id, clock, text } of entries) {
-      const owner = room.owners.get(id)
-      if ((owner && owner !== member) || text.length > MAX_STATE_CHARS) return null
-      const state = JSON.parse(text) as Record<string, unknown> | null
-      const stamped =
-        state === null || typeof state !== 'object' ? null : { ...state, member: member.presenceIdentity }
-      encoding.writeVarUint(encoder, id)
-      encoding.writeVarUint(encoder, clock)
-      encoding.writeVarString(encoder, JSON.stringify(stamped))
-    }
-    for (const { id } of entries) room.owners.set(id, member)
+    encoding.writeVarUint(encoder, 1)
+    encoding.writeVarUint(encoder, id)
+    encoding.writeVarUint(encoder, clock)
+    encoding.writeVarString(encoder, JSON.stringify(stamped))
     return encoding.toUint8Array(encoder)
   } catch {
     return null

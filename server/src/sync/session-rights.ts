@@ -1,4 +1,4 @@
-import { type Database, type Role, type Scope, type Store } from '@hearth/engine'
+import type { Database, Role, Scope, Store } from '@hearth/engine'
 import { type Kysely, sql } from 'kysely'
 import type { Logger } from 'pino'
 
@@ -116,7 +116,7 @@ export class RightsWatch {
         this.store.db,
         joined.map((s) => s.holder!),
       )
-      joined.forEach((session, i) => session.applyRights(rights[i]!))
+      for (const [i, session] of joined.entries()) session.applyRights(rights[i]!)
     } catch (err) {
       // Sessions stay suspended; the next periodic check tries again.
       this.options.logger.warn({ err }, 'reading sync sessions’ rights failed')

@@ -19,12 +19,7 @@ import type { Logger } from 'pino'
 import { authenticateToken, type Device, joinHousehold } from './devices.ts'
 import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
 import { pushMutations, rejectionsSince } from './push.ts'
-import {
-  type CurrentRights,
-  type GuardedSession,
-  readRights,
-  type SessionHolder,
-} from './session-rights.ts'
+import { type CurrentRights, type GuardedSession, readRights, type SessionHolder } from './session-rights.ts'
 import type { HubMember, SyncHub } from './sync-hub.ts'
 
 /** The socket under a session, reduced to what the protocol needs. */
@@ -103,18 +98,16 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   applyRights(rights: CurrentRights): void {
     const device = this.device
     if (!device || this.closed) return
-    if (!rights.scopes) {
-      return this.fail(new EngineError(401, 'KEY_REVOKED', 'The API key has been revoked.'))
-    }
-    if (!rights.role) {
-      return this.fail(
-        new EngineError(404, 'MEMBERSHIP_ENDED', 'The key’s user is no longer a member of this household.'),
-      )
-    }
-    if (!rights.scopes.includes(SYNC_JOIN_SCOPE)) {
-      return this.fail(
-        new EngineError(403, 'SCOPE_REVOKED', `The API key no longer has the scope ${SYNC_JOIN_SCOPE}.`),
-      )
+    const ended = !rights.scopes
+      ? new EngineError(401, 'KEY_REVOKED', 'The API key has been revoked.')
+      : !rights.role
+        ? new EngineError(404, 'MEMBERSHIP_ENDED', 'The key’s user is no longer a member of this household.')
+        : !rights.scopes.includes(SYNC_JOIN_SCOPE)
+          ? new EngineError(403, 'SCOPE_REVOKED', `The API key no longer has the scope ${SYNC_JOIN_SCOPE}.`)
+          : null
+    if (ended || !rights.scopes || !rights.role) {
+      this.fail(ended)
+      return
     }
     const scopesChanged = !sameScopes(device.scopes, rights.scopes)
     this.device = { ...device, scopes: rights.scopes, role: rights.role }
