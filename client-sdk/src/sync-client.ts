@@ -86,6 +86,9 @@ const TERMINAL = new Set([
   'PROTOCOL_VERSION',
 ])
 
+/** About how many characters of mutations one push frame carries. */
+const PUSH_FRAME_BUDGET = 1024 * 1024
+
 /** Close codes of a session the server ended for good (4000 + the refusal's HTTP status). */
 const TERMINAL_CLOSES = new Set([4401, 4403, 4404])
 
@@ -468,9 +471,20 @@ export class SyncConnection {
   private async pushPending(): Promise<void> {
     if (!this.welcomed) return
     while (true) {
-      const batch = await this.replica.pendingAfter(this.sentThrough, 500)
-      if (batch.length === 0) return
-      const mutations = batch.map(toWire)
+      const pending = await this.replica.pendingAfter(this.sentThrough, 500)
+      if (pending.length === 0) return
+      // A frame stays well under the server's push frame limit (4 MiB by default): at most about
+      // 1 MiB of mutations, and always at least one.
+      const batch: PendingMutation[] = []
+      const mutations: ReturnType<typeof toWire>[] = []
+      let bytes = 0
+      for (const m of pending) {
+        const wire = toWire(m)
+        bytes += JSON.stringify(wire.args ?? null).length + 64
+        if (batch.length > 0 && bytes > PUSH_FRAME_BUDGET) break
+        batch.push(m)
+        mutations.push(wire)
+      }
       for (const m of batch) this.sent.set(m.id, m)
       this.send({ type: 'push', mutations })
       this.sentThrough = batch.at(-1)!.id

@@ -1,0 +1,114 @@
+import { DEFAULT_SYNC_SOCKET_LIMITS } from '@hearth/server'
+import { ulid } from 'ulidx'
+import { describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { useTestServer } from '../src/index.ts'
+import { rawSocket } from './socket.ts'
+
+const server = useTestServer({
+  syncLimits: {
+    ...DEFAULT_SYNC_SOCKET_LIMITS,
+    helloFrameBytes: 1024,
+    frameBytes: 64 * 1024,
+    helloTimeoutMs: 300,
+    maxSocketsPerAddress: 6,
+    maxSessionsPerKey: 2,
+  },
+})
+
+/** What an upgrade to `/sync` answers: the socket opens, or the HTTP status it was refused with. */
+function upgrade(url: string): Promise<{ ws: WebSocket } | { status: number; retryAfter?: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/sync`)
+    ws.once('open', () => resolve({ ws }))
+    ws.once('unexpected-response', (_req, res) =>
+      resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] }),
+    )
+    ws.once('error', reject)
+  })
+}
+
+describe('sync socket limits', () => {
+  it('closes a socket whose frame before hello is larger than the hello limit', async () => {
+    const socket = await rawSocket(server.url)
+    socket.send({ type: 'ping', padding: 'x'.repeat(2000) })
+    expect((await socket.closed).code).toBe(1009)
+  })
+
+  it('closes a socket that sends no valid hello in time', async () => {
+    const socket = await rawSocket(server.url)
+    socket.send({ type: 'ping' })
+    expect(await socket.next('pong')).toMatchObject({ type: 'pong' })
+    expect(await socket.closed).toEqual({ code: 4408, reason: 'HELLO_TIMEOUT' })
+  })
+
+  it('lets a joined session send frames up to the push limit, and no larger', async () => {
+    const owner = await server.newOwner()
+    const socket = await rawSocket(server.url)
+    socket.send({
+      type: 'hello',
+      token: owner.api.token,
+      householdId: owner.householdId,
+      clientId: ulid(),
+      cursor: null,
+    })
+    await socket.next('welcome')
+    // Past the hello deadline: a joined session stays.
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    const mutations = Array.from({ length: 40 }, (_, i) => ({
+      id: i + 1,
+      name: 'tags.create',
+      args: { id: ulid(), name: `Tag ${i} ${'x'.repeat(40)}` },
+    }))
+    socket.send({ type: 'push', mutations })
+    const result = await socket.next('pushResult')
+    expect(result.lmid).toBe(40)
+    socket.send({ type: 'ping', padding: 'x'.repeat(70 * 1024) })
+    expect((await socket.closed).code).toBe(1009)
+  })
+
+  it('refuses more sessions per key than the cap, with a code the device retries on', async () => {
+    const owner = await server.newOwner()
+    const hello = async () => {
+      const socket = await rawSocket(server.url)
+      socket.send({
+        type: 'hello',
+        token: owner.api.token,
+        householdId: owner.householdId,
+        clientId: ulid(),
+        cursor: 0,
+      })
+      return socket
+    }
+    const a = await hello()
+    const b = await hello()
+    await a.next('welcome')
+    await b.next('welcome')
+    const c = await hello()
+    expect(await c.next('error')).toMatchObject({ code: 'TOO_MANY_SESSIONS', fatal: true })
+    expect(await c.closed).toEqual({ code: 4429, reason: 'TOO_MANY_SESSIONS' })
+    a.close()
+    await a.closed
+    const d = await hello()
+    expect(await d.next('welcome')).toMatchObject({ type: 'welcome' })
+    b.close()
+    d.close()
+    await Promise.all([b.closed, d.closed])
+  })
+
+  it('refuses an upgrade past the cap per address with 429 and Retry-After', async () => {
+    const open: WebSocket[] = []
+    try {
+      let refused: { status: number; retryAfter?: string } | null = null
+      for (let i = 0; i < 10 && !refused; i++) {
+        const answer = await upgrade(server.url)
+        if ('ws' in answer) open.push(answer.ws)
+        else refused = answer
+      }
+      expect(open).toHaveLength(6)
+      expect(refused).toEqual({ status: 429, retryAfter: '5' })
+    } finally {
+      for (const ws of open) ws.close()
+    }
+  })
+})
