@@ -10,6 +10,13 @@ import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
+import {
+  AuthFailures,
+  DEFAULT_RATE_LIMITS,
+  limitFailedAuth,
+  limitPerKey,
+  type RateLimits,
+} from './http/rate-limits.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { ageOfMoneyRoutes } from './routes/age-of-money.ts'
 import { budgetRoutes } from './routes/budgets.ts'
@@ -58,13 +65,24 @@ export interface AppOptions {
   bodyLimitBytes?: number
   /** Origins whose pages may call the API; any (`*`) by default. */
   corsOrigins?: '*' | readonly string[]
+  /** Rate limits; the defaults otherwise. */
+  rateLimits?: RateLimits
+  /** The failed-authentication counters, when the sync socket shares them. */
+  authFailures?: AuthFailures
 }
 
 /**
  * Builds the Hono app: request ids and logs, a body limit, bearer auth, household membership,
  * idempotency, every route, the OpenAPI document, and problem+json for every error.
  */
-export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOrigins = '*' }: AppOptions) {
+export function createApp({
+  store,
+  logger,
+  bodyLimitBytes = 1024 * 1024,
+  corsOrigins = '*',
+  rateLimits = DEFAULT_RATE_LIMITS,
+  authFailures = new AuthFailures(rateLimits),
+}: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
@@ -102,7 +120,9 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
       }),
     ),
   )
+  app.use(limitFailedAuth(authFailures))
   app.use(authenticate(store))
+  app.use(limitPerKey(rateLimits))
   app.use('/households/:householdId', requireMembership())
   app.use('/households/:householdId/*', requireMembership())
 

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { type RateLimits, rateLimitsFromEnv } from './http/rate-limits.ts'
 import { type SyncSocketLimits, syncSocketLimitsFromEnv } from './sync/socket-limits.ts'
 
 /** The server's settings, all from the environment; see the README's Configuration table. */
@@ -17,6 +18,8 @@ export interface ServerConfig {
   corsOrigins: '*' | string[]
   /** Sync sockets: frame sizes, the hello deadline and how many may be open. */
   syncLimits: SyncSocketLimits
+  /** Failed authentications, REST requests per key and pushes per device (per instance). */
+  rateLimits: RateLimits
 }
 
 /** Reads and checks the environment; a bad value stops start-up with a message naming it. */
@@ -47,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     syncLogWindowDays,
     corsOrigins,
     syncLimits: syncSocketLimitsFromEnv(env),
+    rateLimits: rateLimitsFromEnv(env),
   }
 }
 

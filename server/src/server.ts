@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino'
 import { createApp } from './app.ts'
 import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
 import type { ServerConfig } from './config.ts'
+import { AuthFailures } from './http/rate-limits.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
 import { attachSync } from './sync/attach-sync.ts'
@@ -59,17 +60,29 @@ export async function startServer(
   })
   jobs.start()
 
+  const authFailures = new AuthFailures(config.rateLimits)
   const app = createApp({
     store,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     corsOrigins: config.corsOrigins,
+    rateLimits: config.rateLimits,
+    authFailures,
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
     s.once('error', reject)
   })
-  attachSync({ server, app, store, logger, databaseUrl: config.databaseUrl, limits: config.syncLimits })
+  attachSync({
+    server,
+    app,
+    store,
+    logger,
+    databaseUrl: config.databaseUrl,
+    limits: config.syncLimits,
+    authFailures,
+    pushesPerSecond: config.rateLimits.pushesPerSecond,
+  })
   const port = (server.address() as AddressInfo).port
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
   logger.info({ url, store: store.kind, location: store.location }, 'listening')

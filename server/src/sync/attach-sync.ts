@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import type { Logger } from 'pino'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { AppEnv } from '../http/env.ts'
+import { AuthFailures, DEFAULT_RATE_LIMITS } from '../http/rate-limits.ts'
 import {
   HOUSEHOLD_CHANNEL,
   listenOnPostgres,
@@ -34,6 +35,10 @@ export interface AttachSyncOptions {
   limits?: SyncSocketLimits
   /** How often every session's rights are read again behind the notifications (ms). */
   rightsRecheckMs?: number
+  /** Failed authentications, counted with REST's. */
+  authFailures?: AuthFailures
+  /** Pushes per device per second before further pushes wait. */
+  pushesPerSecond?: number
 }
 
 /** How often the server pings every socket; one that missed the previous ping is dropped. */
@@ -112,6 +117,8 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     ? []
     : [listenLocally(HOUSEHOLD_CHANNEL, householdChanged), listenLocally(RIGHTS_CHANNEL, rightsChanged)]
   const limits = options.limits ?? DEFAULT_SYNC_SOCKET_LIMITS
+  const authFailures = options.authFailures ?? new AuthFailures(DEFAULT_RATE_LIMITS)
+  const pushesPerSecond = options.pushesPerSecond ?? DEFAULT_RATE_LIMITS.pushesPerSecond
   const perAddress = new OpenCounter(limits.maxSocketsPerAddress)
   const perKey = new OpenCounter(limits.maxSessionsPerKey)
   // Before hello only a small frame is read; a joined session may send a push batch.
@@ -127,7 +134,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     if (!perAddress.take(address)) return refuse(socket, '429 Too Many Requests', 5)
     wss.handleUpgrade(request, socket, head, (ws) => {
       ws.once('close', () => perAddress.release(address))
-      open(ws, request)
+      open(ws, request, address)
     })
   })
 
@@ -145,7 +152,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   }, HEARTBEAT_MS)
   heartbeat.unref()
 
-  function open(ws: WebSocket, request: IncomingMessage): void {
+  function open(ws: WebSocket, request: IncomingMessage, address: string): void {
     alive.set(ws, true)
     ws.on('pong', () => alive.set(ws, true))
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
@@ -159,6 +166,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
       {
         send: (text) => ws.send(text),
         close: (code, reason) => ws.close(code, reason),
+        address,
         joined: (keyId) => {
           if (!perKey.take(keyId)) return false
           keyHeld = keyId
@@ -167,7 +175,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
           return true
         },
       },
-      { store, hub, presence, logger: logger.child({ sync: true }) },
+      { store, hub, presence, logger: logger.child({ sync: true }), authFailures, pushesPerSecond },
       bearer,
     )
     sessions.add(session)

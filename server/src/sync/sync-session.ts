@@ -16,6 +16,7 @@ import {
   syncDb,
 } from '@hearth/engine/sync'
 import type { Logger } from 'pino'
+import type { AuthFailures } from '../http/rate-limits.ts'
 import { authenticateToken, type Device, joinHousehold } from './devices.ts'
 import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
 import { pushMutations, rejectionsSince } from './push.ts'
@@ -28,6 +29,8 @@ export interface SyncTransport {
   close(code: number, reason: string): void
   /** The session joined with this key: false when the key already holds all the sessions it may. */
   joined?(keyId: string): boolean
+  /** The client's address, for the failed-authentication limit. */
+  address?: string
 }
 
 /** What every session shares. */
@@ -36,6 +39,10 @@ export interface SyncDeps {
   hub: SyncHub
   presence: PresenceRooms
   logger: Logger
+  /** Failed authentications, counted with REST's. */
+  authFailures?: AuthFailures
+  /** Pushes per device per second; more wait their turn. */
+  pushesPerSecond?: number
 }
 
 type Outgoing = ServerMessage extends infer M ? (M extends { v: number } ? Omit<M, 'v'> : never) : never
@@ -63,6 +70,9 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   private suspended = false
   /** Rows were held back while suspended: catch up once the rights allow. */
   private owed = false
+  /** The push bucket: pushes this device may make now, and when it was last filled. */
+  private pushTokens = Number.POSITIVE_INFINITY
+  private pushRefilledAt = 0
 
   constructor(
     private readonly transport: SyncTransport,
@@ -259,8 +269,21 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     if (this.device) {
       return this.fail(new EngineError(409, 'ALREADY_JOINED', 'This socket already joined.'), false)
     }
-    const { store, hub } = this.deps
-    const caller = await authenticateToken(store, message.token ?? this.headerToken)
+    const { store, hub, authFailures } = this.deps
+    const token = message.token ?? this.headerToken
+    const address = this.transport.address ?? 'unknown'
+    const wait = authFailures?.blocked(address, token)
+    if (wait) {
+      throw new EngineError(
+        429,
+        'RATE_LIMITED',
+        `Too many failed authentications; wait ${wait} s and try again.`,
+      )
+    }
+    const caller = await authenticateToken(store, token).catch((error) => {
+      if (error instanceof EngineError && error.status === 401) authFailures?.failed(address, token)
+      throw error
+    })
     const device = await joinHousehold(
       store,
       caller,
@@ -337,6 +360,7 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   }
 
   private async push(mutations: SyncMutation[]): Promise<void> {
+    await this.pushTurn()
     const { store, hub, logger } = this.deps
     const known = this.knownLmid
     // Unsure until this push has answered (it may fail half done).
@@ -348,6 +372,25 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     // The rows the push wrote go straight to the household's devices; otherwise they read.
     if (outcome.committed) hub.offer(this.householdId, outcome.committed)
     else hub.notify(this.householdId)
+  }
+
+  /**
+   * Waits until this device may push again: a token bucket of `pushesPerSecond`, so a device
+   * pushing back to back is slowed to its share rather than refused (its queue stays as it is).
+   */
+  private async pushTurn(): Promise<void> {
+    const rate = this.deps.pushesPerSecond
+    if (!rate) return
+    const now = performance.now()
+    this.pushTokens = Math.min(rate, this.pushTokens + ((now - this.pushRefilledAt) * rate) / 1000)
+    this.pushRefilledAt = now
+    if (this.pushTokens < 1) {
+      const waitMs = ((1 - this.pushTokens) * 1000) / rate
+      await new Promise((resolve) => setTimeout(resolve, waitMs))
+      this.pushTokens = 1
+      this.pushRefilledAt = performance.now()
+    }
+    this.pushTokens -= 1
   }
 
   private async sendDelta(): Promise<void> {
