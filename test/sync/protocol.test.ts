@@ -248,4 +248,25 @@ describe('sync protocol', () => {
     const refused = await stranger.api.get(`/sync/snapshot?householdId=${owner.householdId}`)
     expect(refused.status).toBe(404)
   })
+
+  it('sends a key nothing for changes in tables it cannot read, then the next visible change from where it was', async () => {
+    const owner = await newOwner(server)
+    const narrow = await issueKey(server, owner.userId, ['read:households', 'read:tags'])
+    const { socket, snapshot } = await joined(owner, narrow)
+    const told = snapshot.version
+    for (let i = 0; i < 3; i++) {
+      expect(
+        (await owner.api.post(`/households/${owner.householdId}/accounts`, { name: `A${i}`, type: 'cash' }))
+          .status,
+      ).toBe(201)
+    }
+    await expect(socket.next('delta', 500)).rejects.toThrow(/No delta/)
+    const tag = await owner.api.post(`/households/${owner.householdId}/tags`, { name: 'Seen' })
+    const delta = await socket.next('delta')
+    expect(delta.fromVersion).toBe(told)
+    expect(delta.version).toBeGreaterThan(told + 3)
+    expect(delta.changes.map((c: { table: string; row?: { id: string } }) => c.table)).toEqual(['tags'])
+    expect(delta.changes[0].row.id).toBe(tag.body.id)
+    socket.close()
+  })
 })

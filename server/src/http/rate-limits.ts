@@ -104,7 +104,8 @@ function limited(c: Context<AppEnv>, detail: string): Response {
 /**
  * Refuses, with 429 and `Retry-After`, a client address or a key prefix that failed
  * authentication too often in the window, before its request is authenticated at all: a flood of
- * bad keys costs a map lookup, not a hash and a query. Only answers of 401 count.
+ * bad keys costs a map lookup, not a hash and a query. Only answers of 401 to a request that
+ * presented a key count.
  */
 export function limitFailedAuth(failures: AuthFailures): MiddlewareHandler<AppEnv> {
   const { limits } = failures
@@ -112,7 +113,8 @@ export function limitFailedAuth(failures: AuthFailures): MiddlewareHandler<AppEn
     windowMs: limits.windowMs,
     standardHeaders: 'draft-6' as const,
     skipSuccessfulRequests: true,
-    requestWasSuccessful: (c: Context<AppEnv>) => c.res.status !== 401,
+    // A request without a key costs no hash and no query: only a key that fails counts.
+    requestWasSuccessful: (c: Context<AppEnv>) => c.res.status !== 401 || !bearer(c),
     handler: (c: Context<AppEnv>) => limited(c, 'Too many failed authentications; wait and try again.'),
   }
   const byAddress = rateLimiter<AppEnv>({

@@ -60,6 +60,12 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   cursor: number | null = null
   private device: Device | null = null
   private sentLmid = -1
+  /**
+   * The version the device itself was last told of. It stays behind `cursor` (what this session
+   * has read) while only changes the device may not read land, so the device learns nothing of
+   * activity it cannot see; the next delta it gets starts here.
+   */
+  private told: number | null = null
   /** The device's lmid as this session last saw it (welcome, its own pushes); null if unsure. */
   private knownLmid: number | null = null
   private chain: Promise<void> = Promise.resolve()
@@ -176,19 +182,21 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     // Read from before this session's start: read afresh instead.
     if (delta.since > cursor) return this.sendDelta()
     const lmid = delta.lmids.get(device.clientId) ?? Math.max(this.sentLmid, 0)
-    if (delta.version === cursor && lmid === this.sentLmid) return
+    const changes = readableChanges(
+      delta.changes.filter((c) => c.version > cursor),
+      device,
+    )
+    this.cursor = delta.version
+    if (changes.length === 0 && lmid === this.sentLmid) return
     this.send({
       type: 'delta',
-      fromVersion: cursor,
+      fromVersion: this.told ?? cursor,
       version: delta.version,
       lmid,
-      changes: readableChanges(
-        delta.changes.filter((c) => c.version > cursor),
-        device,
-      ),
+      changes,
       more: false,
     })
-    this.cursor = delta.version
+    this.told = delta.version
     this.sentLmid = lmid
   }
 
@@ -350,12 +358,14 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     if (cursor === null) return this.sendSnapshot()
     if (cursor > version) return this.reset('CURSOR_AHEAD')
     this.cursor = cursor
+    this.told = cursor
     this.sentLmid = -1
     await this.sendDelta()
   }
 
   private reset(reason: 'CURSOR_AHEAD' | 'LOG_WINDOW' | 'RIGHTS_CHANGED'): void {
     this.cursor = null
+    this.told = null
     this.send({ type: 'reset', reason })
   }
 
@@ -401,20 +411,26 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
       return
     }
     const from = this.cursor
+    let opened = false
     const position = await readDelta(
       this.deps.store.db,
       device.householdId,
       from,
       readerOf(device),
       (page) => {
-        const idle = !page.more && page.version === from && page.lmid === this.sentLmid
-        if (idle) return
-        this.send({ type: 'delta', ...page })
+        // Pages with nothing the device may read are not sent: unless one before them was, a
+        // delta that is all invisible never reaches the device at all.
+        if (page.changes.length === 0 && page.lmid === this.sentLmid && (page.more || !opened)) return
+        this.send({ type: 'delta', ...page, fromVersion: opened ? page.fromVersion : (this.told ?? from) })
+        opened = true
       },
     )
     if (position.behind) return this.reset('LOG_WINDOW')
     this.cursor = Math.max(from, position.version)
-    this.sentLmid = position.lmid
+    if (opened) {
+      this.told = this.cursor
+      this.sentLmid = position.lmid
+    }
   }
 
   private async sendSnapshot(): Promise<void> {
@@ -428,6 +444,7 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     )
     this.send({ type: 'snapshot', version: position.version, lmid: position.lmid, tables: [], more: false })
     this.cursor = position.version
+    this.told = position.version
     this.sentLmid = position.lmid
     // A change committed while the snapshot streamed was announced before this session had a
     // cursor, so the fan-out passed it by: look once more.
