@@ -13,6 +13,7 @@ const server = useTestServer({
     helloTimeoutMs: 300,
     maxSocketsPerAddress: 6,
     maxSessionsPerKey: 2,
+    maxDevicesPerKey: 4,
   },
 })
 
@@ -108,7 +109,65 @@ describe('sync socket limits', () => {
       expect(open).toHaveLength(6)
       expect(refused).toEqual({ status: 429, retryAfter: '5' })
     } finally {
-      for (const ws of open) ws.close()
+      await Promise.all(
+        open.map((ws) => {
+          const closed = new Promise((resolve) => ws.once('close', resolve))
+          ws.close()
+          return closed
+        }),
+      )
     }
+  })
+
+  it('binds at most the cap of device ids per member and household, and a known one always', async () => {
+    const owner = await server.newOwner()
+    const ids = [ulid(), ulid(), ulid(), ulid()]
+    const hello = async (clientId: string) => {
+      const socket = await rawSocket(server.url)
+      socket.send({
+        type: 'hello',
+        token: owner.api.token,
+        householdId: owner.householdId,
+        clientId,
+        cursor: 0,
+      })
+      const answer = await Promise.race([socket.next('welcome'), socket.next('error')])
+      socket.close()
+      await socket.closed
+      return answer
+    }
+    for (const id of ids) expect(await hello(id)).toMatchObject({ type: 'welcome' })
+    expect(await hello(ulid())).toMatchObject({ type: 'error', code: 'TOO_MANY_DEVICES' })
+    expect(await hello(ids[1]!)).toMatchObject({ type: 'welcome' })
+  })
+
+  it('reads a snapshot over HTTP without binding the device id, and tells nothing of ids bound elsewhere', async () => {
+    const owner = await server.newOwner()
+    const stranger = await server.newOwner()
+    const unbound = ulid()
+    const read = await owner.api.get(`/sync/snapshot?householdId=${owner.householdId}&clientId=${unbound}`)
+    expect(read.status).toBe(200)
+    expect(read.body.lmid).toBe(0)
+    const bound = await server.store.db
+      .selectFrom('sync_clients' as never)
+      .select('client_id' as never)
+      .where('client_id' as never, '=', unbound as never)
+      .execute()
+    expect(bound).toEqual([])
+    // A device id the stranger bound in their household reads exactly as an unknown one.
+    const socket = await rawSocket(server.url)
+    const theirs = ulid()
+    socket.send({
+      type: 'hello',
+      token: stranger.api.token,
+      householdId: stranger.householdId,
+      clientId: theirs,
+      cursor: 0,
+    })
+    await socket.next('welcome')
+    socket.close()
+    const probe = await owner.api.get(`/sync/snapshot?householdId=${owner.householdId}&clientId=${theirs}`)
+    expect(probe.status).toBe(200)
+    expect(probe.body.lmid).toBe(read.body.lmid)
   })
 })

@@ -124,7 +124,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   // Before hello only a small frame is read; a joined session may send a push batch.
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.helloFrameBytes })
 
-  app.route('/', syncRoutes(store, hub))
+  app.route('/', syncRoutes(store, hub, limits.maxDevicesPerKey))
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
@@ -175,7 +175,15 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
           return true
         },
       },
-      { store, hub, presence, logger: logger.child({ sync: true }), authFailures, pushesPerSecond },
+      {
+        store,
+        hub,
+        presence,
+        logger: logger.child({ sync: true }),
+        authFailures,
+        pushesPerSecond,
+        maxDevices: limits.maxDevicesPerKey,
+      },
       bearer,
     )
     sessions.add(session)

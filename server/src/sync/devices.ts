@@ -13,6 +13,7 @@ import {
 import { SYNC_JOIN_SCOPE, syncDb } from '@hearth/engine/sync'
 import type { Transaction } from 'kysely'
 import { hashApiKey } from '../auth/api-key-token.ts'
+import { DEFAULT_SYNC_SOCKET_LIMITS } from './socket-limits.ts'
 
 /** A key's owner and rights, as sync authorizes with them. */
 export interface SyncCaller {
@@ -44,8 +45,9 @@ export async function authenticateToken(store: Store, token: string | undefined)
 
 /**
  * Admits a device to a household: the key needs `read:households`, its user must be a member
- * (a foreign household answers 404, as over REST), and a client id stays bound to the user and
- * household it first joined with.
+ * (a foreign household answers 404, as over REST), a client id stays bound to the user and
+ * household it first joined with, and a member binds at most `maxDevices` client ids per
+ * household.
  */
 export async function joinHousehold(
   store: Store,
@@ -53,11 +55,28 @@ export async function joinHousehold(
   householdRef: string,
   clientId: string,
   deviceName?: string,
+  maxDevices = DEFAULT_SYNC_SOCKET_LIMITS.maxDevicesPerKey,
 ): Promise<Device> {
   if (!caller.scopes.includes(SYNC_JOIN_SCOPE)) throw insufficientScope(SYNC_JOIN_SCOPE)
   const membership = await resolveMembership(store.db, caller.userId, householdRef)
   if (!membership) throw notFound('Household', householdRef)
   const db = syncDb(store.db)
+  const known = await db
+    .selectFrom('sync_clients')
+    .select((eb) => [
+      eb.fn.countAll<string>().as('devices'),
+      eb.fn.countAll<string>().filterWhere('client_id', '=', clientId).as('this'),
+    ])
+    .where('household_id', '=', membership.householdId)
+    .where('user_id', '=', caller.userId)
+    .executeTakeFirstOrThrow()
+  if (Number(known.this) === 0 && Number(known.devices) >= maxDevices) {
+    throw new EngineError(
+      429,
+      'TOO_MANY_DEVICES',
+      `You already have ${maxDevices} devices in this household; a new device id cannot join. Reuse a device's id, or ask the server's operator to raise HEARTH_SYNC_MAX_DEVICES_PER_KEY.`,
+    )
+  }
   await db
     .insertInto('sync_clients')
     .values({
@@ -129,4 +148,21 @@ export function sameRights(a: Device, b: Device): boolean {
   return (
     a.role === b.role && a.scopes.length === b.scopes.length && a.scopes.every((s) => b.scopes.includes(s))
   )
+}
+
+/** Whether `clientId` is a device the caller already bound to this household (no write). */
+export async function ownsDevice(
+  store: Store,
+  caller: SyncCaller,
+  householdId: string,
+  clientId: string,
+): Promise<boolean> {
+  const row = await syncDb(store.db)
+    .selectFrom('sync_clients')
+    .select('client_id')
+    .where('client_id', '=', clientId)
+    .where('household_id', '=', householdId)
+    .where('user_id', '=', caller.userId)
+    .executeTakeFirst()
+  return row !== undefined
 }

@@ -10,7 +10,7 @@ import { readSnapshot, type TableRows } from '@hearth/engine/sync'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../http/env.ts'
 import { apiRoute, jsonBody, jsonResponse, z } from '../http/route.ts'
-import { joinHousehold } from './devices.ts'
+import { joinHousehold, ownsDevice } from './devices.ts'
 import { pushMutations } from './push.ts'
 import type { SyncHub } from './sync-hub.ts'
 
@@ -40,7 +40,8 @@ const snapshot = apiRoute({
   summary: 'Read a household snapshot (HTTP fallback)',
   description:
     'Every replicated row of the household the key may read, at one consistent version, with the ' +
-    'device’s lmid when `clientId` names a device that joined before. See docs/sync.md.',
+    'device’s lmid when `clientId` names a device the caller joined to this household before ' +
+    '(else lmid 0; the read binds nothing). See docs/sync.md.',
   scope: 'read:households',
   request: {
     query: z.strictObject({
@@ -52,7 +53,7 @@ const snapshot = apiRoute({
 })
 
 /** The HTTP fallbacks of sync: push and snapshot, for clients that cannot hold a socket. */
-export function syncRoutes(store: Store, hub: SyncHub) {
+export function syncRoutes(store: Store, hub: SyncHub, maxDevices?: number) {
   return new OpenAPIHono<AppEnv>()
     .openapi(push, async (c) => {
       const body = c.req.valid('json')
@@ -62,6 +63,7 @@ export function syncRoutes(store: Store, hub: SyncHub) {
         body.householdId,
         body.clientId,
         body.deviceName,
+        maxDevices,
       )
       const { lmid, results, committed } = await pushMutations(store, device, body.mutations, c.var.logger)
       if (committed) hub.offer(device.householdId, committed)
@@ -70,17 +72,20 @@ export function syncRoutes(store: Store, hub: SyncHub) {
     })
     .openapi(snapshot, async (c) => {
       const query = c.req.valid('query')
-      const device = query.clientId
-        ? await joinHousehold(store, c.var.caller, query.householdId, query.clientId)
-        : null
-      const member = device ?? (await resolveHousehold(store, c.var.caller, query.householdId))
+      const member = await resolveHousehold(store, c.var.caller, query.householdId)
       const householdId = member.householdId
+      // A GET binds nothing: a client id the caller has not bound here reads as no device at all,
+      // so the answer tells nothing of whether the id exists elsewhere.
+      const clientId =
+        query.clientId && (await ownsDevice(store, c.var.caller, householdId, query.clientId))
+          ? query.clientId
+          : undefined
       const tables = new Map<string, TableRows['rows']>()
       const position = await readSnapshot(
         store.db,
         householdId,
         {
-          clientId: device?.clientId,
+          clientId,
           scopes: c.var.caller.scopes,
           userId: c.var.caller.userId,
           role: member.role,

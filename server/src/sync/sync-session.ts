@@ -43,6 +43,8 @@ export interface SyncDeps {
   authFailures?: AuthFailures
   /** Pushes per device per second; more wait their turn. */
   pushesPerSecond?: number
+  /** Devices a member may bind per household. */
+  maxDevices?: number
 }
 
 type Outgoing = ServerMessage extends infer M ? (M extends { v: number } ? Omit<M, 'v'> : never) : never
@@ -298,6 +300,7 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
       message.householdId,
       message.clientId,
       message.deviceName,
+      this.deps.maxDevices,
     )
     if (this.transport.joined && !this.transport.joined(caller.keyId)) {
       throw new EngineError(
