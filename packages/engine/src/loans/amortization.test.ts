@@ -13,7 +13,12 @@ import {
 } from './amortization.ts'
 
 /** A fixed-rate loan with the payment `levelPayment` gives it. */
-function loan(principalCents: number, ratePercent: string, months: number, first = '2026-01-01'): LoanSchedule {
+function loan(
+  principalCents: number,
+  ratePercent: string,
+  months: number,
+  first = '2026-01-01',
+): LoanSchedule {
   const rateUnits = BigInt(parseRatePercent(ratePercent))
   const principal = BigInt(principalCents)
   return {
@@ -91,9 +96,17 @@ describe('a 30-year $200,000 loan at 6.5%, checked by hand', () => {
 
   it('charges each month the balance × 6.5% / 12, rounded to the cent', () => {
     // 200,000.00 × 0.065 / 12 = 1,083.3333… → 1,083.33; 1,264.14 − 1,083.33 = 180.81.
-    expect(rows[0]).toMatchObject({ interestCents: 108_333n, principalCents: 18_081n, balanceCents: 19_981_919n })
+    expect(rows[0]).toMatchObject({
+      interestCents: 108_333n,
+      principalCents: 18_081n,
+      balanceCents: 19_981_919n,
+    })
     // 199,819.19 × 0.065 / 12 = 1,082.3539… → 1,082.35.
-    expect(rows[1]).toMatchObject({ interestCents: 108_235n, principalCents: 18_179n, balanceCents: 19_963_740n })
+    expect(rows[1]).toMatchObject({
+      interestCents: 108_235n,
+      principalCents: 18_179n,
+      balanceCents: 19_963_740n,
+    })
     for (const [i, row] of rows.entries()) {
       const before = i === 0 ? 20_000_000n : rows[i - 1]!.balanceCents
       expect(row.interestCents).toBe(monthlyInterest(before, 65_000n))
@@ -118,7 +131,10 @@ describe('a 30-year $200,000 loan at 6.5%, checked by hand', () => {
   })
 
   it('pays off sooner and for less with extra principal each month', () => {
-    const faster = amortize(loan(20_000_000, '6.5', 360, '2026-02-01'), { fromIndex: 0, extraMonthlyCents: 20_000n })
+    const faster = amortize(loan(20_000_000, '6.5', 360, '2026-02-01'), {
+      fromIndex: 0,
+      extraMonthlyCents: 20_000n,
+    })
     expect(faster.length).toBeLessThan(360)
     expect(faster[0]).toMatchObject({ principalCents: 38_081n, extraCents: 20_000n, paymentCents: 146_414n })
     expect(scheduleTotals(faster).totalInterestCents).toBeLessThan(25_508_582n)
@@ -143,7 +159,11 @@ describe('loan rules', () => {
 
   it('adds escrow to each payment without touching principal or interest', () => {
     const rows = amortize({ ...loan(250_000, '8.24', 12), escrowCents: 5_000n })
-    expect(rows[0]).toMatchObject({ interestCents: 1_717n, escrowCents: 5_000n, paymentCents: 21_775n + 5_000n })
+    expect(rows[0]).toMatchObject({
+      interestCents: 1_717n,
+      escrowCents: 5_000n,
+      paymentCents: 21_775n + 5_000n,
+    })
   })
 
   it('refuses a payment that never covers the first month’s interest', () => {

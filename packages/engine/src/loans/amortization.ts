@@ -183,7 +183,8 @@ function paysOffBy(loan: LoanSchedule, changes: ScheduleChanges, lastIndex: numb
  * (interest rounds monotonically), so a binary search finds it exactly.
  */
 export function minimumPayment(loan: LoanSchedule, changes: ScheduleChanges, lastIndex: number): bigint {
-  if (lastIndex < changes.fromIndex) throw new RangeError('The last payment must not come before the first changed one.')
+  if (lastIndex < changes.fromIndex)
+    throw new RangeError('The last payment must not come before the first changed one.')
   let low = 1n
   let high = loan.principalCents + monthlyInterest(loan.principalCents, loan.rateUnits) + 1n
   while (!paysOffBy(loan, { ...changes, paymentCents: high }, lastIndex)) high *= 2n

@@ -1,0 +1,6 @@
+export * from './amortization.ts'
+export type * from './model.ts'
+export type { LoanMonthSplit, LoanPlan } from './plan.ts'
+export type { LoanProjection, LoanSimulation } from './queries.ts'
+export * from './schema.ts'
+export type * from './tables.ts'
