@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { logRowChanges } from './change-log-trigger.ts'
+import { logChanges } from './change-log-trigger.ts'
 
 /**
  * A loan account's terms with their dated history (loans/). One row per effective date, so two
@@ -25,5 +25,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       unique (household_id, account_id, effective_date) deferrable,
       foreign key (household_id, account_id) references accounts (household_id, id) deferrable
     )`.execute(db)
-  await logRowChanges(db, 'loan_terms')
+  await logChanges(db, 'loan_terms')
 }
