@@ -130,6 +130,8 @@ interface Seeded {
   euros: string
   largest: string
   rule: string
+  /** A loan account with terms, for the loan operations' `{accountId}`. */
+  loan: string
 }
 
 let victim: TestMember
@@ -175,6 +177,14 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
   ).id
   const apiKey = (await made('POST', '/users/me/api-keys', { name: `${n} key`, scopes: ['read:tags'] })).id
   const rule = (await made('POST', `${H}/rules`, ruleBody(category))).id
+  const loan = (await made('POST', `${H}/accounts`, { name: `${n} mortgage`, type: 'loan' })).id
+  await made('PUT', `${H}/accounts/${loan}/loan-terms`, {
+    effectiveDate: '2024-01-01',
+    principalCents: 20_000_000,
+    annualRatePercent: '6.5',
+    termMonths: 360,
+    escrowCents: 30_000,
+  })
   return {
     householdId: member.householdId,
     name,
@@ -192,6 +202,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     euros,
     largest,
     rule,
+    loan,
   }
 }
 
@@ -222,6 +233,8 @@ function pathValues(s: Seeded): Record<string, string> {
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',
     toCurrency: 'EUR',
+    loanAccountId: s.loan,
+    cashAccountId: s.accountA,
   }
 }
 
@@ -457,7 +470,17 @@ function send(token: string | null, req: Sent): Promise<Answer> {
 }
 
 function fill(op: Op, values: Record<string, string>): string {
-  return op.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(values[p] ?? ''))
+  const filled = forOperation(op, values)
+  return op.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(filled[p] ?? ''))
+}
+
+/**
+ * The path values for `op`: a loan operation's `{accountId}` is the household's loan account, to
+ * reach its math, unless a test put another household's account there.
+ */
+function forOperation(op: Op, values: Record<string, string>): Record<string, string> {
+  const swap = op.id.startsWith('loans.') && values.accountId === values.cashAccountId
+  return swap ? { ...values, accountId: values.loanAccountId ?? '' } : values
 }
 
 function withQuery(path: string, pairs: readonly (readonly [string, string])[], raw = false): string {
@@ -857,7 +880,7 @@ function casesFor(op: Op): fc.Arbitrary<Case> {
 
 function requestFor(op: Op, c: Case): Sent {
   const rows = fieldValues(own)
-  const values = pathValues(own)
+  const values = forOperation(op, pathValues(own))
   const body = validBody(op, rows)
   const query = validQuery(op, rows)
   const base: Sent = {
