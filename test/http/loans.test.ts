@@ -1,4 +1,12 @@
+import {
+  AmortizationRowSchema,
+  LoanMonthSplitSchema,
+  LoanProjectionSchema,
+  LoanSimulationSchema,
+  LoanTermsSchema,
+} from '@hearth/contracts'
 import { describe, expect, it } from 'vitest'
+import type { z } from 'zod'
 import type { ApiClient } from '../src/index.ts'
 import { useTestServer } from '../src/index.ts'
 import { expectProblem, expectStatus, H } from './catalog-fixture.ts'
@@ -18,6 +26,12 @@ async function mortgage(api: ApiClient, terms: Record<string, unknown> = {}) {
     ...terms,
   })
   return { loan, terms: expectStatus(set, 200) }
+}
+
+/** Parses `body` with a contract schema and checks it has exactly the schema's fields, no more. */
+function expectContract(schema: z.ZodObject, body: any) {
+  schema.parse(body)
+  expect(Object.keys(body).sort()).toEqual(Object.keys(schema.shape).sort())
 }
 
 const path = (accountId: string, what: string, query = '') => `${H}/accounts/${accountId}/${what}${query}`
@@ -178,6 +192,10 @@ describe('loan projection over HTTP', () => {
       remainingInterestCents: '25508582',
     })
     expect(projection.schedule).toHaveLength(360)
+    expectContract(LoanProjectionSchema, projection)
+    expectContract(LoanTermsSchema, projection.terms)
+    expectContract(AmortizationRowSchema, projection.schedule[0])
+    expectContract(LoanMonthSplitSchema, projection.thisMonth)
     expect(projection.schedule[0]).toEqual({
       number: 1,
       date: '2040-01-01',
@@ -267,6 +285,7 @@ describe('loan simulation over HTTP', () => {
       200,
     )
     expect(sim.targetPayoffYearMonth).toBe('2054-12')
+    expectContract(LoanSimulationSchema, sim)
     expect(sim.payoffYearMonth <= '2054-12').toBe(true)
     expect(sim.paymentCount).toBe(180)
     expect(sim.comparison).toMatchObject({
