@@ -235,6 +235,7 @@ function pathValues(s: Seeded): Record<string, string> {
     toCurrency: 'EUR',
     loanAccountId: s.loan,
     cashAccountId: s.accountA,
+    effectiveDate: '2024-01-01',
   }
 }
 
@@ -1023,7 +1024,15 @@ describe('outside fuzz of every operation in /openapi.json', () => {
       }
       // The caller's own household, or its own user, pointing at the other household's rows.
       const rowParams = op.pathParams.filter(
-        (p) => !['householdId', 'fromCurrency', 'toCurrency', 'yearMonth', 'sourceYearMonth'].includes(p),
+        (p) =>
+          ![
+            'householdId',
+            'fromCurrency',
+            'toCurrency',
+            'yearMonth',
+            'sourceYearMonth',
+            'effectiveDate',
+          ].includes(p),
       )
       if (rowParams.length > 0) {
         const mixed = {

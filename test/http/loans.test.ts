@@ -97,6 +97,23 @@ describe('loan terms over HTTP', () => {
     expect(expectStatus(await api.get(path(loan.id, 'loan-terms-history')), 200).items).toHaveLength(3)
   })
 
+  it('takes back one date’s terms, the terms before it in force again', async () => {
+    const { api } = await server.newOwner()
+    const { loan, terms } = await mortgage(api)
+    expectStatus(
+      await api.put(path(loan.id, 'loan-terms'), { effectiveDate: '2039-12-20', annualRatePercent: '7' }),
+      200,
+    )
+    expect(expectStatus(await api.get(path(loan.id, 'loan-terms-history')), 200).items).toHaveLength(2)
+    expect((await api.delete(path(loan.id, 'loan-terms/2039-12-20'))).status).toBe(204)
+    expect(expectStatus(await api.get(path(loan.id, 'loan-terms-history')), 200).items).toEqual([terms])
+    expect(expectStatus(await api.get(path(loan.id, 'loan-projection')), 200).terms).toEqual(terms)
+    expectProblem(await api.delete(path(loan.id, 'loan-terms/2039-12-20')), 404, 'NOT_FOUND')
+    expectProblem(await api.delete(path(loan.id, 'loan-terms/2039-13-01')), 400, 'VALIDATION_FAILED')
+    const cash = await createAccount(api, { name: 'Checking', type: 'cash' })
+    expectProblem(await api.delete(path(cash.id, 'loan-terms/2039-12-15')), 422, 'NOT_A_LOAN_ACCOUNT')
+  })
+
   it('refuses incomplete, malformed or never-ending terms, writing nothing', async () => {
     const { api } = await server.newOwner()
     const loan = await createAccount(api, { name: 'Car loan', type: 'loan' })

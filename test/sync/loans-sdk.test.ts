@@ -109,6 +109,10 @@ describe('loans through the SDK', () => {
     const after = (await api.get(`${H}/accounts/${loan.id}/loan-terms-history`)).body
     expect(after.items.map((t: any) => t.effectiveDate)).toEqual(['2031-01-01', '2030-01-01'])
     expect(await phone.query.loans.termsHistory({ id: loan.id })).toEqual(after)
+    // Taking a date's terms back on a device takes them back everywhere.
+    await laptop.mutate.loans.deleteTerms({ id: loan.id, effectiveDate: '2031-01-01' })
+    await expectConverged(server, owner.householdId, [phone, laptop])
+    expect((await api.get(`${H}/accounts/${loan.id}/loan-terms-history`)).body.items).toEqual([set])
     expect(await laptop.query.loans.projection({ id: loan.id })).toEqual(
       (await api.get(`${H}/accounts/${loan.id}/loan-projection`)).body,
     )

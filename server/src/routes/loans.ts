@@ -30,6 +30,19 @@ export const loanRoutes = [
       '`NOT_A_LOAN_ACCOUNT`.',
     errors: { 400: ['INVALID_LOAN_TERMS'], 422: ['NOT_A_LOAN_ACCOUNT', 'LOAN_PAYMENT_TOO_LOW'] },
   }),
+  operationRoute(operations.loans.deleteTerms, {
+    method: 'delete',
+    path: `${account}/loan-terms/{effectiveDate}`,
+    status: 204,
+    tag,
+    summary: 'Remove the terms of one effective date',
+    params: { accountId: 'id', effectiveDate: 'effectiveDate' },
+    notes:
+      'Takes back a mistaken change: the terms before it are in force again from its date; later changes keep ' +
+      'what they were written with. A date without terms answers 404 `NOT_FOUND`; a non-loan account 422 ' +
+      '`NOT_A_LOAN_ACCOUNT`.',
+    errors: { 422: ['NOT_A_LOAN_ACCOUNT'] },
+  }),
   operationRoute(operations.loans.termsHistory, {
     method: 'get',
     path: `${account}/loan-terms-history`,

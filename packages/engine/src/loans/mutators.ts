@@ -1,8 +1,9 @@
 import { deriveUlid } from '../catalog/index.ts'
+import { notFound } from '../errors.ts'
 import { defineMutator } from '../mutator/define.ts'
 import { loanTermsHistory, requireLoanAccount } from './lookups.ts'
 import { type LoanTerms, toLoanTerms, toSchedule } from './model.ts'
-import { SetLoanTermsArgsSchema } from './schema.ts'
+import { DeleteLoanTermsArgsSchema, SetLoanTermsArgsSchema } from './schema.ts'
 import { draftTerms } from './terms-change.ts'
 
 /**
@@ -50,5 +51,26 @@ export const setLoanTerms = defineMutator({
           .returningAll()
           .executeTakeFirstOrThrow()
     return toLoanTerms(row)
+  },
+})
+
+/**
+ * Removes the terms of one effective date, as a mistaken entry is taken back; the terms before it
+ * are in force again from that date. The rows after it keep what they were written with.
+ */
+export const deleteLoanTerms = defineMutator({
+  audience: 'device',
+  description: 'Removes the terms of one effective date from a loan account.',
+  scope: 'write:accounts',
+  args: DeleteLoanTermsArgsSchema,
+  async run(tx, args, ctx): Promise<void> {
+    await requireLoanAccount(tx, ctx.householdId, args.id)
+    const deleted = await tx
+      .deleteFrom('loan_terms')
+      .where('household_id', '=', ctx.householdId)
+      .where('account_id', '=', args.id)
+      .where('effective_date', '=', args.effectiveDate)
+      .executeTakeFirst()
+    if (deleted.numDeletedRows === 0n) throw notFound('Loan terms', args.effectiveDate)
   },
 })

@@ -47,6 +47,10 @@ export const SetLoanTermsArgsSchema = z.strictObject({
 })
 export type SetLoanTermsArgs = z.output<typeof SetLoanTermsArgsSchema>
 
+/** DELETE H/accounts/{accountId}/loan-terms/{effectiveDate}. */
+export const DeleteLoanTermsArgsSchema = z.strictObject({ id: RefIdSchema, effectiveDate: DateSchema })
+export type DeleteLoanTermsArgs = z.output<typeof DeleteLoanTermsArgsSchema>
+
 /** GET H/accounts/{accountId}/loan-terms-history. */
 export const LoanAccountArgsSchema = z.strictObject({ id: RefIdSchema })
 export type LoanAccountArgs = z.output<typeof LoanAccountArgsSchema>
