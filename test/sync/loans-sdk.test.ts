@@ -77,7 +77,7 @@ describe('loans through the SDK', () => {
       code: 'LOAN_PAYMENT_TOO_LOW',
       status: 422,
     })
-  })
+  }, 120_000)
 
   it('sets terms on the device with the same result as on the server, one row per date across devices', async () => {
     const owner = await newOwner(server)
@@ -116,5 +116,5 @@ describe('loans through the SDK', () => {
     expect(await laptop.query.loans.projection({ id: loan.id })).toEqual(
       (await api.get(`${H}/accounts/${loan.id}/loan-projection`)).body,
     )
-  })
+  }, 120_000)
 })
