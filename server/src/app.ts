@@ -24,6 +24,7 @@ import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
+import { loanRoutes } from './routes/loans.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
@@ -135,6 +136,7 @@ export function createApp({
     ...tagRoutes,
     ...flagRoutes,
     ...accountRoutes,
+    ...loanRoutes,
     ...transactionRoutes,
     ...exchangeRateRoutes,
     ...ageOfMoneyRoutes,

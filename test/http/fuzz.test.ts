@@ -140,6 +140,8 @@ interface Seeded {
   euros: string
   largest: string
   rule: string
+  /** A loan account with terms, for the loan operations' `{accountId}`. */
+  loan: string
 }
 
 let victim: TestMember
@@ -185,6 +187,14 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
   ).id
   const apiKey = (await made('POST', '/users/me/api-keys', { name: `${n} key`, scopes: ['read:tags'] })).id
   const rule = (await made('POST', `${H}/rules`, ruleBody(category))).id
+  const loan = (await made('POST', `${H}/accounts`, { name: `${n} mortgage`, type: 'loan' })).id
+  await made('PUT', `${H}/accounts/${loan}/loan-terms`, {
+    effectiveDate: '2024-01-01',
+    principalCents: 20_000_000,
+    annualRatePercent: '6.5',
+    termMonths: 360,
+    escrowCents: 30_000,
+  })
   return {
     householdId: member.householdId,
     name,
@@ -202,6 +212,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     euros,
     largest,
     rule,
+    loan,
   }
 }
 
@@ -232,6 +243,9 @@ function pathValues(s: Seeded): Record<string, string> {
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',
     toCurrency: 'EUR',
+    loanAccountId: s.loan,
+    cashAccountId: s.accountA,
+    effectiveDate: '2024-01-01',
   }
 }
 
@@ -467,7 +481,17 @@ function send(token: string | null, req: Sent): Promise<Answer> {
 }
 
 function fill(op: Op, values: Record<string, string>): string {
-  return op.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(values[p] ?? ''))
+  const filled = forOperation(op, values)
+  return op.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(filled[p] ?? ''))
+}
+
+/**
+ * The path values for `op`: a loan operation's `{accountId}` is the household's loan account, to
+ * reach its math, unless a test put another household's account there.
+ */
+function forOperation(op: Op, values: Record<string, string>): Record<string, string> {
+  const swap = op.id.startsWith('loans.') && values.accountId === values.cashAccountId
+  return swap ? { ...values, accountId: values.loanAccountId ?? '' } : values
 }
 
 function withQuery(path: string, pairs: readonly (readonly [string, string])[], raw = false): string {
@@ -867,7 +891,7 @@ function casesFor(op: Op): fc.Arbitrary<Case> {
 
 function requestFor(op: Op, c: Case): Sent {
   const rows = fieldValues(own)
-  const values = pathValues(own)
+  const values = forOperation(op, pathValues(own))
   const body = validBody(op, rows)
   const query = validQuery(op, rows)
   const base: Sent = {
@@ -1010,7 +1034,15 @@ describe('outside fuzz of every operation in /openapi.json', () => {
       }
       // The caller's own household, or its own user, pointing at the other household's rows.
       const rowParams = op.pathParams.filter(
-        (p) => !['householdId', 'fromCurrency', 'toCurrency', 'yearMonth', 'sourceYearMonth'].includes(p),
+        (p) =>
+          ![
+            'householdId',
+            'fromCurrency',
+            'toCurrency',
+            'yearMonth',
+            'sourceYearMonth',
+            'effectiveDate',
+          ].includes(p),
       )
       if (rowParams.length > 0) {
         const mixed = {

@@ -10,6 +10,7 @@ import type {
   UsersTable,
 } from './identity/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
+import type { LoanTables } from './loans/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
 import type { RuleTables } from './rules/tables.ts'
@@ -32,4 +33,5 @@ export type Database = FoundationTables &
   LedgerTables &
   BudgetTables &
   RuleTables &
-  PayeeTables
+  PayeeTables &
+  LoanTables

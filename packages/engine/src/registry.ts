@@ -3,6 +3,7 @@ import { catalogOperations } from './catalog/operations.ts'
 import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
+import { loanOperations } from './loans/operations.ts'
 import { createRegistry } from './mutator/registry.ts'
 import { payeeOperations } from './payees/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
@@ -19,6 +20,7 @@ export const operations = createRegistry(
   budgetOperations,
   ruleOperations,
   payeeOperations,
+  loanOperations,
 )
 
 /** The registry's shape. */

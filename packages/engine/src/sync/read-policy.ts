@@ -70,6 +70,7 @@ export const READ_POLICY = {
   rules: { read: 'read:rules' },
   rule_applications: { read: 'read:rules' },
   rule_runs: { read: 'read:rules' },
+  loan_terms: { read: 'read:accounts' },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },
