@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { type Store, zodIssuesToFieldErrors } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
@@ -169,6 +170,12 @@ export function createApp({
   )
   app.onError((error, c) => {
     if (error instanceof EngineError) return engineProblem(c, error)
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+    if (incoming?.readableAborted) {
+      // The client went away mid-body (or the request timeout cut it): nothing of ours failed.
+      c.get('logger')?.info({ reason: (error as Error).message }, 'request body aborted')
+      return problem(c, 400, 'REQUEST_ABORTED', { detail: 'The request body did not arrive whole.' })
+    }
     if (error instanceof HTTPException) return httpProblem(c, error)
     c.get('logger')?.error({ err: error }, 'unhandled error')
     return problem(c, 500, 'INTERNAL', {

@@ -12,6 +12,8 @@ export interface ServerConfig {
   initOwnerToken?: string
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number
+  /** How long a request, body included, may take to arrive, in milliseconds. */
+  requestTimeoutMs: number
   /** Days of change log kept for devices to catch up from; older rows are trimmed hourly. */
   syncLogWindowDays: number
   /** Origins whose pages may call the API (CORS): `*` for any, or a list. */
@@ -39,6 +41,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`HEARTH_SYNC_LOG_WINDOW_DAYS must be a positive number of days, got "${windowDays}".`)
   }
   const corsOrigins = parseOrigins(env.HEARTH_CORS_ORIGINS || '*')
+  const timeout = env.HEARTH_REQUEST_TIMEOUT_MS || '30000'
+  const requestTimeoutMs = Number(timeout)
+  if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0) {
+    throw new Error(`HEARTH_REQUEST_TIMEOUT_MS must be a positive integer, got "${timeout}".`)
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -47,6 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     initOwnerToken,
     bodyLimitBytes: 1024 * 1024,
+    requestTimeoutMs,
     syncLogWindowDays,
     corsOrigins,
     syncLimits: syncSocketLimitsFromEnv(env),

@@ -70,7 +70,20 @@ export async function startServer(
     authFailures,
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
+    const s = serve(
+      {
+        fetch: app.fetch,
+        port: config.port,
+        hostname: config.host,
+        // A request, body included, must arrive within the timeout: a slow or stalled body is
+        // cut rather than holding a connection and its buffers.
+        serverOptions: {
+          requestTimeout: config.requestTimeoutMs,
+          connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.requestTimeoutMs / 2)),
+        },
+      },
+      () => resolve(s),
+    )
     s.once('error', reject)
   })
   attachSync({

@@ -81,6 +81,18 @@ describe('tags over HTTP', () => {
     expectStatus(await api.post(`${H}/tags`, { name: 'doomed' }), 201)
   })
 
+  it('frees a deleted tag’s id, while a live tag’s id answers 409 ID_ALREADY_EXISTS', async () => {
+    const { api } = await server.newOwner()
+    const id = ulid()
+    expectStatus(await api.post(`${H}/tags`, { id, name: 'First' }), 201)
+    expectProblem(await api.post(`${H}/tags`, { id, name: 'Second' }), 409, 'ID_ALREADY_EXISTS')
+    expect((await api.delete(`${H}/tags/${id}`)).status).toBe(204)
+    expect(expectStatus(await api.post(`${H}/tags`, { id, name: 'Again' }), 201)).toMatchObject({
+      id,
+      name: 'Again',
+    })
+  })
+
   it("answers 404 for another household's tag", async () => {
     const a = await server.newOwner()
     const b = await server.newOwner()
