@@ -42,7 +42,8 @@ export interface PushBatching {
 
 /**
  * Runs a device's mutations exactly once and in order. They run in transactions of a few
- * mutations each (group commit: one fsync for many): each transaction locks the device row
+ * mutations each (group commit: one fsync for many; at most 100 mutations or 20 ms, then other
+ * requests get their turn): each transaction locks the device row
  * (checking its key and membership again in the same statement, see `sendDeviceLock`), skips
  * ids at or below its lmid, and runs every mutation in a savepoint of its own, authorized from the
  * device (never from args) and with its own household version. A refused mutation rolls back to
@@ -59,7 +60,7 @@ export async function pushMutations(
   expectedLmid?: number,
 ): Promise<PushOutcome> {
   const maxMutations = batching.maxMutations ?? 100
-  const maxMs = batching.maxMs ?? 100
+  const maxMs = batching.maxMs ?? 20
   const results: MutationResult[] = []
   let lmid = 0
   let next = 0
@@ -157,6 +158,10 @@ export async function pushMutations(
     } else {
       committed = undefined
     }
+    // Let other requests in between batches. On the embedded store every call into PGlite
+    // resolves as a microtask, so without a turn of the event loop a long push would never let
+    // the server read a waiting request off its socket, and REST would wait for the whole push.
+    if (next < mutations.length) await new Promise((resolve) => setImmediate(resolve))
   } while (next < mutations.length)
   return { lmid, results, committed, device: checked }
 }
