@@ -16,8 +16,10 @@ import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
+import { forecastRoutes } from './routes/forecasts.ts'
 import { householdRoutes } from './routes/households.ts'
 import { payeeRoutes } from './routes/payees.ts'
+import { recurrenceRoutes } from './routes/recurrences.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
@@ -120,6 +122,8 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
     ...ageOfMoneyRoutes,
     ...budgetRoutes,
     ...ruleRoutes,
+    ...recurrenceRoutes,
+    ...forecastRoutes,
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

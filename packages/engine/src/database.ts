@@ -12,6 +12,7 @@ import type {
 import type { LedgerTables } from './ledger/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
+import type { RecurrenceTables } from './recurrences/tables.ts'
 import type { RuleTables } from './rules/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
@@ -32,4 +33,5 @@ export type Database = FoundationTables &
   LedgerTables &
   BudgetTables &
   RuleTables &
-  PayeeTables
+  PayeeTables &
+  RecurrenceTables

@@ -123,6 +123,8 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   rules: [operations.rules.list, operations.rules.get],
   rule_applications: [operations.rules.applications],
   rule_runs: [operations.rules.applications],
+  recurrences: [operations.recurrences.list, operations.recurrences.get],
+  recurrence_dismissals: [operations.recurrences.suggestions],
 }
 
 describe('sync and REST', () => {

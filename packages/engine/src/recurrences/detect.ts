@@ -1,0 +1,112 @@
+import { daysBetween } from '../ledger/model.ts'
+import { type Cadence, nearDate, nextExpected, PERIOD_DAYS, previousExpected } from './cadence.ts'
+
+/** One row of history, as detection reads it. */
+export interface HistoryRow {
+  id: string
+  accountId: string
+  date: string
+  amountCents: number
+  categoryId: string | null
+}
+
+/** A recurring series found in one group of rows. */
+export interface Series {
+  cadence: Cadence
+  /** Oldest first. */
+  rows: HistoryRow[]
+  /** What the latest occurrences cost. */
+  amountCents: number
+  /** What it cost before a price change the latest two occurrences share, if there was one. */
+  previousAmountCents: number | null
+  nextDate: string
+}
+
+/** Amounts agree when within 7.5% of each other (of the larger magnitude). */
+export const AMOUNT_TOLERANCE = 0.075
+
+export function nearAmount(a: number, b: number): boolean {
+  if (Math.sign(a) !== Math.sign(b)) return false
+  return Math.abs(a - b) <= AMOUNT_TOLERANCE * Math.max(Math.abs(a), Math.abs(b))
+}
+
+/** Cadences in the order a tie prefers them: the most specific first. */
+const CADENCES: readonly Cadence[] = ['nth_weekday', 'month_end', 'monthly', 'biweekly', 'weekly', 'yearly']
+
+/** Least occurrences a series needs: 3, or 2 for yearly. */
+export function minimumOccurrences(cadence: Cadence): number {
+  return cadence === 'yearly' ? 2 : 3
+}
+
+/**
+ * Walks back from `start` along a cadence: each step takes the row nearest the expected date
+ * (within ±2 days; exactly for nth weekday) whose amount agrees with the step's amount. One price
+ * change is allowed, when the two latest occurrences already share the new price.
+ */
+function chainFrom(rows: readonly HistoryRow[], start: HistoryRow, cadence: Cadence): HistoryRow[] {
+  const chain = [start]
+  let reference = start.amountCents
+  let changed = false
+  for (;;) {
+    const current = chain[chain.length - 1]!
+    const expected = previousExpected(cadence, current.date, start.date)
+    if (expected === null) break
+    const near = rows.filter(
+      (r) =>
+        r.date < current.date &&
+        (cadence === 'nth_weekday' ? r.date === expected : nearDate(r.date, expected)) &&
+        Math.sign(r.amountCents) === Math.sign(reference),
+    )
+    near.sort((a, b) => Math.abs(daysBetween(expected, a.date)) - Math.abs(daysBetween(expected, b.date)))
+    let next = near.find((r) => nearAmount(r.amountCents, reference))
+    if (!next && !changed && chain.length >= 2) {
+      // A price change: earlier occurrences agree with each other, not with the latest two.
+      next = near[0]
+      if (next) {
+        changed = true
+        reference = next.amountCents
+      }
+    }
+    if (!next) break
+    chain.push(next)
+  }
+  return chain.reverse()
+}
+
+/** The median of amounts, rounded toward the latest one's side. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)]!
+}
+
+/**
+ * The recurring series in one group of rows (one payee or description on one account), as of
+ * `today`, or null: the longest chain from one of the latest rows over every cadence, with enough
+ * occurrences, whose next occurrence is not long overdue.
+ */
+export function detectSeries(group: readonly HistoryRow[], today: string): Series | null {
+  const rows = [...group].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1))
+  let best: { chain: HistoryRow[]; cadence: Cadence } | null = null
+  for (const start of rows.slice(-3).reverse()) {
+    for (const cadence of CADENCES) {
+      const chain = chainFrom(rows, start, cadence)
+      if (chain.length < minimumOccurrences(cadence)) continue
+      if (!best || chain.length > best.chain.length) best = { chain, cadence }
+    }
+  }
+  if (!best) return null
+  const { chain, cadence } = best
+  const latest = chain[chain.length - 1]!
+  if (daysBetween(latest.date, today) > PERIOD_DAYS[cadence] + 7) return null
+  const newest = chain.filter((r) => nearAmount(r.amountCents, latest.amountCents))
+  const older = chain.filter((r) => !nearAmount(r.amountCents, latest.amountCents))
+  const cutoff = chain.length - newest.length
+  const amountCents = median(chain.slice(cutoff).map((r) => r.amountCents))
+  return {
+    cadence,
+    rows: chain,
+    amountCents,
+    previousAmountCents: older.length > 0 ? median(older.map((r) => r.amountCents)) : null,
+    nextDate: nextExpected(cadence, latest.date, latest.date),
+  }
+}
