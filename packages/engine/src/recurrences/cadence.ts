@@ -1,4 +1,4 @@
-import { addDays, daysBetween } from '../ledger/model.ts'
+import { addDays } from '../ledger/model.ts'
 
 /** A cadence detection looks for, and the frequency an accepted suggestion gets. */
 export type Cadence = 'weekly' | 'biweekly' | 'monthly' | 'month_end' | 'nth_weekday' | 'yearly'
@@ -51,51 +51,26 @@ function nthWeekday(day: string, months: number, weekday: number, nth: number): 
 }
 
 /**
- * Where the occurrence before one on `day` falls for a cadence anchored on `anchor` (the series'
- * latest occurrence, whose day of month, weekday and week of month the cadence keeps).
+ * Where the cadence puts the occurrence `k` periods before `anchor` (the series' latest
+ * occurrence, whose day of month, weekday and week of month it keeps), or null.
  */
-export function previousExpected(cadence: Cadence, day: string, anchor: string): string | null {
+export function gridPoint(cadence: Cadence, anchor: string, k: number): string | null {
   switch (cadence) {
     case 'weekly':
-      return addDays(day, -7)
+      return addDays(anchor, -7 * k)
     case 'biweekly':
-      return addDays(day, -14)
+      return addDays(anchor, -14 * k)
     case 'monthly':
-      return shiftMonths(day, -1, parts(anchor)[2])
+      return shiftMonths(anchor, -k, parts(anchor)[2])
     case 'month_end':
-      return shiftMonths(day, -1, 31)
+      return shiftMonths(anchor, -k, 31)
     case 'nth_weekday':
-      return nthWeekday(day, -1, weekdayOf(anchor), weekOfMonth(anchor))
+      return nthWeekday(anchor, -k, weekdayOf(anchor), weekOfMonth(anchor))
     case 'yearly': {
-      const [y, m, d] = parts(day)
-      return format(y - 1, m, Math.min(d, monthLength(y - 1, m)))
+      const [y, m, d] = parts(anchor)
+      return format(y - k, m, Math.min(d, monthLength(y - k, m)))
     }
   }
-}
-
-/** The next occurrence after `day` for a cadence anchored on `anchor`. */
-export function nextExpected(cadence: Cadence, day: string, anchor: string): string {
-  switch (cadence) {
-    case 'weekly':
-      return addDays(day, 7)
-    case 'biweekly':
-      return addDays(day, 14)
-    case 'monthly':
-      return shiftMonths(day, 1, parts(anchor)[2])
-    case 'month_end':
-      return shiftMonths(day, 1, 31)
-    case 'nth_weekday':
-      return nthWeekday(day, 1, weekdayOf(anchor), weekOfMonth(anchor)) ?? shiftMonths(day, 1, 28)
-    case 'yearly': {
-      const [y, m, d] = parts(day)
-      return format(y + 1, m, Math.min(d, monthLength(y + 1, m)))
-    }
-  }
-}
-
-/** Whether `actual` is within the date tolerance of `expected`. */
-export function nearDate(actual: string, expected: string): boolean {
-  return Math.abs(daysBetween(expected, actual)) <= DATE_TOLERANCE_DAYS
 }
 
 /** Roughly how many days one period of a cadence is. */

@@ -1,5 +1,5 @@
-import { daysBetween } from '../ledger/model.ts'
-import { type Cadence, nearDate, nextExpected, PERIOD_DAYS, previousExpected } from './cadence.ts'
+import { addDays, daysBetween } from '../ledger/model.ts'
+import { type Cadence, DATE_TOLERANCE_DAYS, gridPoint, PERIOD_DAYS } from './cadence.ts'
 
 /** One row of history, as detection reads it. */
 export interface HistoryRow {
@@ -19,6 +19,8 @@ export interface Series {
   amountCents: number
   /** What it cost before a price change the latest two occurrences share, if there was one. */
   previousAmountCents: number | null
+  /** The series' own day for its latest occurrence (the latest date may be up to 2 days off it). */
+  day: string
   nextDate: string
 }
 
@@ -39,22 +41,29 @@ export function minimumOccurrences(cadence: Cadence): number {
 }
 
 /**
- * Walks back from `start` along a cadence: each step takes the row nearest the expected date
- * (within ±2 days; exactly for nth weekday) whose amount agrees with the step's amount. One price
- * change is allowed, when the two latest occurrences already share the new price.
+ * Walks back from `start` along the cadence's grid (moved by `shift` days): each period takes the
+ * row nearest its grid point (within `tolerance` days) whose amount agrees with the step's amount.
+ * One price change is allowed, when the two latest occurrences already share the new price.
  */
-function chainFrom(rows: readonly HistoryRow[], start: HistoryRow, cadence: Cadence): HistoryRow[] {
+function chainFrom(
+  rows: readonly HistoryRow[],
+  start: HistoryRow,
+  cadence: Cadence,
+  shift: number,
+  tolerance: number,
+): HistoryRow[] {
   const chain = [start]
   let reference = start.amountCents
   let changed = false
-  for (;;) {
-    const current = chain[chain.length - 1]!
-    const expected = previousExpected(cadence, current.date, start.date)
-    if (expected === null) break
+  for (let k = 1; ; k++) {
+    const point = gridPoint(cadence, start.date, k)
+    if (point === null) break
+    const expected = addDays(point, shift)
+    const earliest = chain[chain.length - 1]!.date
     const near = rows.filter(
       (r) =>
-        r.date < current.date &&
-        (cadence === 'nth_weekday' ? r.date === expected : nearDate(r.date, expected)) &&
+        r.date < earliest &&
+        Math.abs(daysBetween(expected, r.date)) <= tolerance &&
         Math.sign(r.amountCents) === Math.sign(reference),
     )
     near.sort((a, b) => Math.abs(daysBetween(expected, a.date)) - Math.abs(daysBetween(expected, b.date)))
@@ -73,6 +82,25 @@ function chainFrom(rows: readonly HistoryRow[], start: HistoryRow, cadence: Cade
   return chain.reverse()
 }
 
+/**
+ * The chain from `start`: the latest date may itself be early or late, so the grid is tried at
+ * each shift within the tolerance and the one that holds the most occurrences wins (the smallest
+ * shift on a tie); every date then sits within ±2 days of the series' own day.
+ */
+function seriesFrom(
+  rows: readonly HistoryRow[],
+  start: HistoryRow,
+  cadence: Cadence,
+): { chain: HistoryRow[]; shift: number } {
+  if (cadence === 'nth_weekday') return { chain: chainFrom(rows, start, cadence, 0, 0), shift: 0 }
+  let best = { chain: [start], shift: 0 }
+  for (const shift of [0, -1, 1, -2, 2]) {
+    const chain = chainFrom(rows, start, cadence, shift, DATE_TOLERANCE_DAYS)
+    if (chain.length > best.chain.length) best = { chain, shift }
+  }
+  return best
+}
+
 /** The median of amounts, rounded toward the latest one's side. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
@@ -86,16 +114,16 @@ function median(values: readonly number[]): number {
  */
 export function detectSeries(group: readonly HistoryRow[], today: string): Series | null {
   const rows = [...group].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1))
-  let best: { chain: HistoryRow[]; cadence: Cadence } | null = null
+  let best: { chain: HistoryRow[]; shift: number; cadence: Cadence } | null = null
   for (const start of rows.slice(-3).reverse()) {
     for (const cadence of CADENCES) {
-      const chain = chainFrom(rows, start, cadence)
+      const { chain, shift } = seriesFrom(rows, start, cadence)
       if (chain.length < minimumOccurrences(cadence)) continue
-      if (!best || chain.length > best.chain.length) best = { chain, cadence }
+      if (!best || chain.length > best.chain.length) best = { chain, shift, cadence }
     }
   }
   if (!best) return null
-  const { chain, cadence } = best
+  const { chain, shift, cadence } = best
   const latest = chain[chain.length - 1]!
   if (daysBetween(latest.date, today) > PERIOD_DAYS[cadence] + 7) return null
   const newest = chain.filter((r) => nearAmount(r.amountCents, latest.amountCents))
@@ -107,6 +135,7 @@ export function detectSeries(group: readonly HistoryRow[], today: string): Serie
     rows: chain,
     amountCents,
     previousAmountCents: older.length > 0 ? median(older.map((r) => r.amountCents)) : null,
-    nextDate: nextExpected(cadence, latest.date, latest.date),
+    day: addDays(latest.date, shift),
+    nextDate: addDays(gridPoint(cadence, latest.date, -1)!, shift),
   }
 }

@@ -161,11 +161,11 @@ function detectUnscheduled(rows: readonly Row[], tracked: readonly RecurrenceRow
       previousAmountCents: series.previousAmountCents === null ? null : String(series.previousAmountCents),
       frequency: FREQUENCY[series.cadence],
       dayOfMonth:
-        series.cadence === 'monthly' || series.cadence === 'yearly' ? Number(latest.date.slice(8)) : null,
+        series.cadence === 'monthly' || series.cadence === 'yearly' ? Number(series.day.slice(8)) : null,
       weekday: ['weekly', 'biweekly', 'nth_weekday'].includes(series.cadence)
-        ? WEEKDAY_NAMES[weekdayOf(latest.date)]!
+        ? WEEKDAY_NAMES[weekdayOf(series.day)]!
         : null,
-      weekOfMonth: series.cadence === 'nth_weekday' ? weekOfMonth(latest.date) : null,
+      weekOfMonth: series.cadence === 'nth_weekday' ? weekOfMonth(series.day) : null,
       occurrences: series.rows.length,
       lastDate: latest.date,
       nextDate: series.nextDate,
