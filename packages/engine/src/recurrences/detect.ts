@@ -32,6 +32,9 @@ export function nearAmount(a: number, b: number): boolean {
   return Math.abs(a - b) <= AMOUNT_TOLERANCE * Math.max(Math.abs(a), Math.abs(b))
 }
 
+/** The largest price change a series may show (50% either way); larger is another charge. */
+const MAX_PRICE_CHANGE = 0.5
+
 /** Cadences in the order a tie prefers them: the most specific first. */
 const CADENCES: readonly Cadence[] = ['nth_weekday', 'month_end', 'monthly', 'biweekly', 'weekly', 'yearly']
 
@@ -54,7 +57,7 @@ function chainFrom(
 ): HistoryRow[] {
   const chain = [start]
   let reference = start.amountCents
-  let changed = false
+  let changeAt: number | null = null
   for (let k = 1; ; k++) {
     const point = gridPoint(cadence, start.date, k)
     if (point === null) break
@@ -68,17 +71,19 @@ function chainFrom(
     )
     near.sort((a, b) => Math.abs(daysBetween(expected, a.date)) - Math.abs(daysBetween(expected, b.date)))
     let next = near.find((r) => nearAmount(r.amountCents, reference))
-    if (!next && !changed && chain.length >= 2) {
+    if (!next && changeAt === null && chain.length >= 2) {
       // A price change: earlier occurrences agree with each other, not with the latest two.
-      next = near[0]
+      next = near.find((r) => Math.abs(r.amountCents / reference - 1) <= MAX_PRICE_CHANGE)
       if (next) {
-        changed = true
+        changeAt = chain.length
         reference = next.amountCents
       }
     }
     if (!next) break
     chain.push(next)
   }
+  // Before a change, at least two occurrences must share the old price, or the change is noise.
+  if (changeAt !== null && chain.length - changeAt < 2) chain.length = changeAt
   return chain.reverse()
 }
 
@@ -99,6 +104,14 @@ function seriesFrom(
     if (chain.length > best.chain.length) best = { chain, shift }
   }
   return best
+}
+
+/** The series' first grid date after its latest occurrence that is not before `today`. */
+function nextOnOrAfter(cadence: Cadence, latest: string, shift: number, today: string): string {
+  for (let k = -1; ; k--) {
+    const next = addDays(gridPoint(cadence, latest, k)!, shift)
+    if (next >= today || k < -400) return next
+  }
 }
 
 /** The median of amounts, rounded toward the latest one's side. */
@@ -136,6 +149,6 @@ export function detectSeries(group: readonly HistoryRow[], today: string): Serie
     amountCents,
     previousAmountCents: older.length > 0 ? median(older.map((r) => r.amountCents)) : null,
     day: addDays(latest.date, shift),
-    nextDate: addDays(gridPoint(cadence, latest.date, -1)!, shift),
+    nextDate: nextOnOrAfter(cadence, latest.date, shift, today),
   }
 }

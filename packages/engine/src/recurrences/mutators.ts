@@ -229,7 +229,9 @@ export const resumeRecurrence = defineMutator({
   async run(tx, args, ctx): Promise<Recurrence> {
     const row = await requireRecurrence(tx, ctx.householdId, args.id)
     if (row.status !== 'paused') {
-      throw conflict('RECURRENCE_NOT_PAUSED', `Recurrence ${args.id} is not paused.`, { recurrenceStatus: row.status })
+      throw conflict('RECURRENCE_NOT_PAUSED', `Recurrence ${args.id} is not paused.`, {
+        recurrenceStatus: row.status,
+      })
     }
     const today = await householdToday(tx, ctx.householdId, ctx.now)
     const runFrom = today > row.run_from ? today : row.run_from
