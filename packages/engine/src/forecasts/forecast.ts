@@ -149,7 +149,7 @@ export async function forecastMonth(
   }
 }
 
-/** Unbooked recurrence occurrences from tomorrow to the month's end (spending is the negated amount). */
+/** Unbooked recurrence occurrences from today to the month's end (spending is the negated amount). */
 async function addScheduled(
   db: Db,
   householdId: string,
@@ -159,7 +159,9 @@ async function addScheduled(
   options: ForecastOptions,
   cell: (category: string | null) => Cell,
 ) {
-  const from = addDays(today, 1) > first ? addDays(today, 1) : first
+  // Today's occurrence counts until it is booked; a backtest sees today's rows, so it starts tomorrow.
+  const day = options.futureRows === false ? addDays(today, 1) : today
+  const from = day > first ? day : first
   const recurrences = await db
     .selectFrom('recurrences as r')
     .innerJoin('accounts as a', (j) =>

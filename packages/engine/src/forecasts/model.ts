@@ -31,7 +31,7 @@ export function projectRest(
   const base = mean(trailing.map((m) => byMonth.get(m)?.late ?? 0))
   if (base <= 0) return 0
   let index = 1
-  if (lastYear && lastYear.before.every((m) => byMonth.has(m)) && byMonth.has(lastYear.month)) {
+  if (lastYear?.before.every((m) => byMonth.has(m)) && byMonth.has(lastYear.month)) {
     const reference = mean(lastYear.before.map((m) => byMonth.get(m)!.late))
     const seasonal = byMonth.get(lastYear.month)!.late
     if (reference > 0) index = Math.min(SEASON_CLAMP[1], Math.max(SEASON_CLAMP[0], seasonal / reference))
