@@ -45,6 +45,11 @@ const API_TAGS = [
   { name: 'Budgets', description: 'Envelope budgeting: months, assignments, moves, goals and age of money.' },
   { name: 'Rules', description: 'Rules that classify transactions, and their previews and back-fills.' },
   {
+    name: 'Recurrences',
+    description: 'Recurring schedules, what is coming, and detected recurring charges and price changes.',
+  },
+  { name: 'Forecasts', description: "A month's projected spending per category." },
+  {
     name: 'Payees',
     description: 'Who money goes to or comes from, their aliases, merges and near-duplicates.',
   },
