@@ -130,6 +130,7 @@ interface Seeded {
   euros: string
   largest: string
   rule: string
+  recurrence: string
 }
 
 let victim: TestMember
@@ -175,6 +176,15 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
   ).id
   const apiKey = (await made('POST', '/users/me/api-keys', { name: `${n} key`, scopes: ['read:tags'] })).id
   const rule = (await made('POST', `${H}/rules`, ruleBody(category))).id
+  const recurrence = (
+    await made('POST', `${H}/recurrences`, {
+      name: `${n} rent`,
+      accountId: accountA,
+      amountCents: -1250,
+      frequency: 'monthly',
+      startDate: '2024-03-01',
+    })
+  ).id
   return {
     householdId: member.householdId,
     name,
@@ -192,6 +202,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     euros,
     largest,
     rule,
+    recurrence,
   }
 }
 
@@ -218,6 +229,8 @@ function pathValues(s: Seeded): Record<string, string> {
     categoryId: s.category,
     id: s.apiKey,
     ruleId: s.rule,
+    recurrenceId: s.recurrence,
+    key: `detected:${s.accountA}:p:${s.payee}:monthly`,
     yearMonth: '2024-03',
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',
