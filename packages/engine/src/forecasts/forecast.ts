@@ -69,7 +69,9 @@ export async function forecastMonth(
     return c
   }
 
+  // The projection reads the trailing three months and a year earlier's four; nothing between.
   const historyFrom = period === 'past' ? month : addMonths(month, -15)
+  const readFrom = period === 'past' ? month : addMonths(month, -TRAILING_MONTHS)
   // A backtest reads nothing dated after the day it forecasts from.
   const seen = options.futureRows === false && period !== 'past' && today < end ? today : end
   const { rows } = await sql<{
@@ -92,6 +94,7 @@ export async function forecastMonth(
     where t.household_id = ${householdId} and t.deleted_at is null and t.merged_into_id is null
       and t.kind = 'normal' and t.transfer_group_id is null
       and t.date >= ${`${historyFrom}-01`}::date and t.date <= ${seen}::date
+      and (t.date >= ${`${readFrom}-01`}::date or t.date < ${`${addMonths(historyFrom, 4)}-01`}::date)
     group by 1, 2, 3, 4, 5`.execute(db)
 
   const history = new Map<string, Map<string, MonthSplit>>()

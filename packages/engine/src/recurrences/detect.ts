@@ -43,6 +43,41 @@ export function minimumOccurrences(cadence: Cadence): number {
   return cadence === 'yearly' ? 2 : 3
 }
 
+/** The rows (sorted by date) within `tolerance` days of `day`, found by binary search. */
+function around(rows: readonly HistoryRow[], day: string, tolerance: number): HistoryRow[] {
+  const from = addDays(day, -tolerance)
+  const to = addDays(day, tolerance)
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (rows[mid]!.date < from) lo = mid + 1
+    else hi = mid
+  }
+  const out: HistoryRow[] = []
+  for (let i = lo; i < rows.length && rows[i]!.date <= to; i++) out.push(rows[i]!)
+  return out
+}
+
+/**
+ * Whether the series stands alone: no other row of the group within its span costs what it does.
+ * Random purchases at one shop fall on some cadence's grid by chance; a real recurring charge is
+ * the only charge of its amount there.
+ */
+function isolated(rows: readonly HistoryRow[], chain: readonly HistoryRow[]): boolean {
+  const ids = new Set(chain.map((r) => r.id))
+  const first = chain[0]!.date
+  const last = chain[chain.length - 1]!.date
+  const amounts = chain.map((r) => r.amountCents)
+  return !rows.some(
+    (r) =>
+      r.date >= first &&
+      r.date <= last &&
+      !ids.has(r.id) &&
+      amounts.some((a) => nearAmount(a, r.amountCents)),
+  )
+}
+
 /**
  * Walks back from `start` along the cadence's grid (moved by `shift` days): each period takes the
  * row nearest its grid point (within `tolerance` days) whose amount agrees with the step's amount.
@@ -63,11 +98,8 @@ function chainFrom(
     if (point === null) break
     const expected = addDays(point, shift)
     const earliest = chain[chain.length - 1]!.date
-    const near = rows.filter(
-      (r) =>
-        r.date < earliest &&
-        Math.abs(daysBetween(expected, r.date)) <= tolerance &&
-        Math.sign(r.amountCents) === Math.sign(reference),
+    const near = around(rows, expected, tolerance).filter(
+      (r) => r.date < earliest && Math.sign(r.amountCents) === Math.sign(reference),
     )
     near.sort((a, b) => Math.abs(daysBetween(expected, a.date)) - Math.abs(daysBetween(expected, b.date)))
     let next = near.find((r) => nearAmount(r.amountCents, reference))
@@ -132,7 +164,8 @@ export function detectSeries(group: readonly HistoryRow[], today: string): Serie
     for (const cadence of CADENCES) {
       const { chain, shift } = seriesFrom(rows, start, cadence)
       if (chain.length < minimumOccurrences(cadence)) continue
-      if (!best || chain.length > best.chain.length) best = { chain, shift, cadence }
+      if (best && chain.length <= best.chain.length) continue
+      if (isolated(rows, chain)) best = { chain, shift, cadence }
     }
   }
   if (!best) return null
