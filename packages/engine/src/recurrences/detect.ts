@@ -60,22 +60,18 @@ function around(rows: readonly HistoryRow[], day: string, tolerance: number): Hi
 }
 
 /**
- * Whether the series stands alone: no other row of the group within its span costs what it does.
- * Random purchases at one shop fall on some cadence's grid by chance; a real recurring charge is
- * the only charge of its amount there.
+ * Whether the series stands alone: rows of the group that cost what it does (within 7.5%) but are
+ * not part of it number at most a quarter of its occurrences. Random purchases at one shop fall on
+ * some cadence's grid by chance; a real recurring charge is nearly the only charge of its amount.
  */
 function isolated(rows: readonly HistoryRow[], chain: readonly HistoryRow[]): boolean {
   const ids = new Set(chain.map((r) => r.id))
-  const first = chain[0]!.date
-  const last = chain[chain.length - 1]!.date
   const amounts = chain.map((r) => r.amountCents)
-  return !rows.some(
-    (r) =>
-      r.date >= first &&
-      r.date <= last &&
-      !ids.has(r.id) &&
-      amounts.some((a) => nearAmount(a, r.amountCents)),
-  )
+  let others = 0
+  for (const r of rows) {
+    if (!ids.has(r.id) && amounts.some((a) => nearAmount(a, r.amountCents))) others++
+  }
+  return others * 4 <= chain.length
 }
 
 /**
