@@ -24,9 +24,11 @@ import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
+import { forecastRoutes } from './routes/forecasts.ts'
 import { householdRoutes } from './routes/households.ts'
 import { loanRoutes } from './routes/loans.ts'
 import { payeeRoutes } from './routes/payees.ts'
+import { recurrenceRoutes } from './routes/recurrences.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
@@ -51,6 +53,11 @@ const API_TAGS = [
   { name: 'Categories', description: 'Category groups, categories and the starter pack.' },
   { name: 'Budgets', description: 'Envelope budgeting: months, assignments, moves, goals and age of money.' },
   { name: 'Rules', description: 'Rules that classify transactions, and their previews and back-fills.' },
+  {
+    name: 'Recurrences',
+    description: 'Recurring schedules, what is coming, and detected recurring charges and price changes.',
+  },
+  { name: 'Forecasts', description: "A month's projected spending per category." },
   {
     name: 'Payees',
     description: 'Who money goes to or comes from, their aliases, merges and near-duplicates.',
@@ -143,6 +150,8 @@ export function createApp({
     ...ageOfMoneyRoutes,
     ...budgetRoutes,
     ...ruleRoutes,
+    ...recurrenceRoutes,
+    ...forecastRoutes,
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -142,6 +142,7 @@ interface Seeded {
   rule: string
   /** A loan account with terms, for the loan operations' `{accountId}`. */
   loan: string
+  recurrence: string
 }
 
 let victim: TestMember
@@ -195,6 +196,15 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     termMonths: 360,
     escrowCents: 30_000,
   })
+  const recurrence = (
+    await made('POST', `${H}/recurrences`, {
+      name: `${n} rent`,
+      accountId: accountA,
+      amountCents: -1250,
+      frequency: 'monthly',
+      startDate: '2024-03-01',
+    })
+  ).id
   return {
     householdId: member.householdId,
     name,
@@ -213,6 +223,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     largest,
     rule,
     loan,
+    recurrence,
   }
 }
 
@@ -239,6 +250,8 @@ function pathValues(s: Seeded): Record<string, string> {
     categoryId: s.category,
     id: s.apiKey,
     ruleId: s.rule,
+    recurrenceId: s.recurrence,
+    key: `detected:${s.accountA}:p:${s.payee}:monthly`,
     yearMonth: '2024-03',
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',

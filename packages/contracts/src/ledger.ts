@@ -16,6 +16,13 @@ export const AccountSchema = z
     group: z.string().describe('Display group; lists run by group, then position.'),
     position: z.number().int().describe('Manual position within the group.'),
     bankFed: z.boolean().describe('True once the account has received an imported row, or when set.'),
+    paymentDueDay: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        "A credit card's payment due day of the month (the month's last day when shorter); upcoming lists it.",
+      ),
     onBudget: z.boolean().describe('Cash and credit accounts are on budget; loan and tracking are not.'),
     balanceCents: Cents,
     clearedBalanceCents: Cents,
@@ -68,6 +75,12 @@ export const TransactionSchema = z
       .enum(['normal', 'opening_balance', 'adjustment'])
       .describe('System rows (opening balances, reconcile and close adjustments) are not normal.'),
     importedId: z.string().nullable().describe("The bank's own id for an imported row."),
+    externalId: z
+      .string()
+      .nullable()
+      .describe(
+        'On a booked recurrence occurrence: `recurrence:<recurrenceId>:<date>`, unique in the household.',
+      ),
     transferGroupId: z.string().nullable().describe('Shared by the two legs of a transfer.'),
     needsReview: z.boolean(),
     possibleDuplicate: z

@@ -13,6 +13,7 @@ import type { LedgerTables } from './ledger/tables.ts'
 import type { LoanTables } from './loans/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
+import type { RecurrenceTables } from './recurrences/tables.ts'
 import type { RuleTables } from './rules/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
@@ -34,4 +35,5 @@ export type Database = FoundationTables &
   BudgetTables &
   RuleTables &
   PayeeTables &
-  LoanTables
+  LoanTables &
+  RecurrenceTables

@@ -1,11 +1,13 @@
 import { budgetOperations } from './budgets/operations.ts'
 import { catalogOperations } from './catalog/operations.ts'
+import { forecastOperations } from './forecasts/operations.ts'
 import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
 import { loanOperations } from './loans/operations.ts'
 import { createRegistry } from './mutator/registry.ts'
 import { payeeOperations } from './payees/operations.ts'
+import { recurrenceOperations } from './recurrences/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
 
 /**
@@ -21,6 +23,8 @@ export const operations = createRegistry(
   ruleOperations,
   payeeOperations,
   loanOperations,
+  recurrenceOperations(engineHooks),
+  forecastOperations,
 )
 
 /** The registry's shape. */

@@ -1,4 +1,5 @@
 export * from './job.ts'
 export * from './job-lock.ts'
 export * from './job-runner.ts'
+export * from './recurrence-jobs.ts'
 export * from './server-jobs.ts'

@@ -1,6 +1,7 @@
 import { maintainStore, purgeIdempotencyKeys, type Store } from '@hearth/engine'
 import { trimChangeLog, trimRejections } from '@hearth/engine/sync'
 import type { Job } from './job.ts'
+import { recurrenceJobs } from './recurrence-jobs.ts'
 
 const MINUTE = 60_000
 const DAY = 86_400_000
@@ -36,6 +37,7 @@ export function serverJobs(store: Store, options: ServerJobsOptions = {}): Job[]
         return { purged: await purgeIdempotencyKeys(store.db) }
       },
     },
+    ...recurrenceJobs(),
   ]
   if (store.kind === 'pglite') {
     jobs.push({

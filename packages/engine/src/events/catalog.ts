@@ -124,6 +124,15 @@ export const EVENT_SCHEMAS = {
     truncated: z.boolean(),
   }),
 
+  'recurrence.priceChanged': z.object({
+    recurrenceId: Id,
+    suggestionKey: z.string(),
+    name: z.string(),
+    scheduledAmountCents: Cents,
+    observedAmountCents: Cents,
+    transactionIds: z.array(Id),
+  }),
+
   'budget.overrun': z.object({
     householdId: Id,
     month: z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/),

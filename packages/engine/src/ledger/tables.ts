@@ -27,6 +27,8 @@ export interface AccountsTable {
   group_name: string
   position: Defaulted<number>
   bank_fed: Defaulted<boolean>
+  /** A credit card's payment due day of the month (1-31, the month's last day when shorter). */
+  payment_due_day: ColumnType<number | null, number | null | undefined, number | null>
   balance_cents: Defaulted<number>
   cleared_balance_cents: Defaulted<number>
   closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
@@ -63,6 +65,8 @@ export interface TransactionsTable {
   merged_into_id: string | null
   prematch_date: string | null
   prematch_status: TransactionStatus | null
+  /** Set on a booked recurrence occurrence (`recurrence:<id>:<date>`); unique in the household. */
+  external_id: ColumnType<string | null, string | null | undefined, string | null>
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: SoftDelete

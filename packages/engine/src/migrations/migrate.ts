@@ -20,6 +20,7 @@ import * as outboxClaimOrder from './0017-outbox-claim-order.ts'
 import * as exchangeRateText from './0018-exchange-rate-text.ts'
 import * as serverRowsGate from './0019-server-rows-gate.ts'
 import * as sessionRights from './0020-session-rights.ts'
+import * as recurrences from './0023-recurrences.ts'
 import * as loans from './0024-loans.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
@@ -44,6 +45,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018-exchange-rate-text': exchangeRateText,
   '0019-server-rows-gate': serverRowsGate,
   '0020-session-rights': sessionRights,
+  '0023-recurrences': recurrences,
   '0024-loans': loans,
 }
 

@@ -124,6 +124,8 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   rule_applications: [operations.rules.applications],
   rule_runs: [operations.rules.applications],
   loan_terms: [operations.loans.termsHistory],
+  recurrences: [operations.recurrences.list, operations.recurrences.get],
+  recurrence_dismissals: [operations.recurrences.suggestions],
 }
 
 describe('sync and REST', () => {

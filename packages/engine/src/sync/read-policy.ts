@@ -71,6 +71,8 @@ export const READ_POLICY = {
   rule_applications: { read: 'read:rules' },
   rule_runs: { read: 'read:rules' },
   loan_terms: { read: 'read:accounts' },
+  recurrences: { read: 'read:recurrences' },
+  recurrence_dismissals: { read: 'read:recurrences' },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },
@@ -94,6 +96,10 @@ export const READ_POLICY = {
   budget_closings: {
     serverOnly: true,
     why: 'Month closings each store computes from its own rows and keeps as a cache; never synced.',
+  },
+  recurrence_announcements: {
+    serverOnly: true,
+    why: 'Which price changes recurrence.priceChanged already announced; the server alone announces.',
   },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },

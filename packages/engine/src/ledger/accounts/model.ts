@@ -12,6 +12,7 @@ export interface Account {
   group: string
   position: number
   bankFed: boolean
+  paymentDueDay: number | null
   onBudget: boolean
   balanceCents: string
   clearedBalanceCents: string
@@ -32,6 +33,7 @@ export function toAccount(row: AccountRow): Account {
     group: row.group_name,
     position: row.position,
     bankFed: row.bank_fed,
+    paymentDueDay: row.payment_due_day ?? null,
     onBudget: isOnBudget(row.type),
     balanceCents: String(row.balance_cents),
     clearedBalanceCents: String(row.cleared_balance_cents),

@@ -41,6 +41,7 @@ export const createAccount = defineMutator({
         group_name: group,
         position: await nextAccountPosition(tx, ctx.householdId, group),
         bank_fed: args.bankFed ?? false,
+        payment_due_day: args.paymentDueDay ?? null,
         closed_at: null,
         created_at: ctx.now,
         updated_at: ctx.now,
@@ -100,6 +101,7 @@ export const updateAccount = defineMutator({
         ...(args.name !== undefined && { name: args.name }),
         ...(args.subtype !== undefined && { subtype: args.subtype }),
         ...(args.bankFed !== undefined && { bank_fed: args.bankFed }),
+        ...(args.paymentDueDay !== undefined && { payment_due_day: args.paymentDueDay }),
         ...(args.currency !== undefined && { currency: args.currency }),
         ...(regroup && {
           group_name: args.group,

@@ -18,6 +18,8 @@ export const CreateAccountArgsSchema = z.strictObject({
   /** Display group; defaults to one per type (Cash, Credit, Loans, Tracking). */
   group: NameSchema.optional(),
   bankFed: z.boolean().optional(),
+  /** A credit card's payment due day of the month. */
+  paymentDueDay: z.number().int().min(1).max(31).nullish(),
   openingBalanceCents: CentsSchema.optional(),
   /** Defaults to the caller's local day. */
   openingBalanceDate: DateSchema.optional(),
@@ -41,6 +43,7 @@ export const UpdateAccountArgsSchema = z.strictObject({
   subtype: SubtypeSchema.nullable().optional(),
   group: NameSchema.optional(),
   bankFed: z.boolean().optional(),
+  paymentDueDay: z.number().int().min(1).max(31).nullish(),
   /** Only while the account has no rows. */
   currency: CurrencySchema.optional(),
 })

@@ -28,6 +28,7 @@ export interface Transaction {
   source: TransactionSource
   kind: TransactionKind
   importedId: string | null
+  externalId: string | null
   transferGroupId: string | null
   needsReview: boolean
   possibleDuplicate: boolean
@@ -74,6 +75,7 @@ export function toTransaction(row: TransactionRow, details: TransactionDetails =
     source: row.source,
     kind: row.kind,
     importedId: row.imported_id,
+    externalId: row.external_id ?? null,
     transferGroupId: row.transfer_group_id,
     needsReview: row.needs_review,
     possibleDuplicate: row.possible_duplicate,

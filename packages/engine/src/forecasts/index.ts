@@ -1,0 +1,5 @@
+export type { CategoryForecast, Forecast, ForecastOptions } from './forecast.ts'
+export { FORECAST_METHOD, forecastMonth } from './forecast.ts'
+export { projectRest } from './model.ts'
+export type { ForecastAnswer } from './queries.ts'
+export { ForecastArgsSchema } from './queries.ts'

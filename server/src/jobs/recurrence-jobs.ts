@@ -1,0 +1,90 @@
+import {
+  type HouseholdContext,
+  householdsWithDueRecurrences,
+  localDate,
+  operations,
+  runMutation,
+  SCOPES,
+  type Store,
+  type SystemContext,
+} from '@hearth/engine'
+import type { Job } from './job.ts'
+
+const MINUTE = 60_000
+
+/** The system actor acting in one household, as a household mutator needs it. */
+function inHousehold(actor: SystemContext, householdId: string): HouseholdContext {
+  return { userId: 'system', role: 'owner', householdId, scopes: SCOPES, now: actor.now }
+}
+
+/**
+ * Books every due occurrence in every household, one household per transaction (each takes its
+ * household's clock lock and checks each occurrence's external id, so a second server or a rerun
+ * books nothing twice). A household that fails is logged and retried on the next run.
+ */
+export async function materializeRecurrences(
+  store: Store,
+  actor: SystemContext,
+  onError: (householdId: string, error: unknown) => void = () => {},
+): Promise<{ households: number; booked: number }> {
+  let booked = 0
+  const households = await householdsWithDueRecurrences(store.db, localDate(actor.now, 'UTC'))
+  for (const householdId of households) {
+    try {
+      const { result } = await runMutation(
+        store.db,
+        operations.recurrences.materializeDue,
+        {},
+        inHousehold(actor, householdId),
+      )
+      booked += result.booked
+    } catch (error) {
+      onError(householdId, error)
+    }
+  }
+  return { households: households.length, booked }
+}
+
+/** Announces newly detected price changes on tracked recurrences (`recurrence.priceChanged`), once each. */
+export async function announcePriceChanges(
+  store: Store,
+  actor: SystemContext,
+): Promise<{ announced: number }> {
+  const rows = await store.db
+    .selectFrom('recurrences')
+    .select('household_id')
+    .distinct()
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'active')
+    .execute()
+  let announced = 0
+  for (const { household_id } of rows) {
+    const { result } = await runMutation(
+      store.db,
+      operations.recurrences.announcePriceChanges,
+      {},
+      inHousehold(actor, household_id),
+    )
+    announced += result.announced
+  }
+  return { announced }
+}
+
+/** The recurrence jobs: materialization every 10 minutes, price-change announcements hourly. */
+export function recurrenceJobs(): Job[] {
+  return [
+    {
+      name: 'recurrences.materialize',
+      intervalMs: 10 * MINUTE,
+      run: ({ store, actor, logger }) =>
+        materializeRecurrences(store, actor, (householdId, err) =>
+          logger.error({ err, householdId }, 'materialization failed'),
+        ),
+    },
+    {
+      name: 'recurrences.announcePriceChanges',
+      intervalMs: 60 * MINUTE,
+      run: ({ store, actor }) => announcePriceChanges(store, actor),
+    },
+  ]
+}
