@@ -1,8 +1,10 @@
+import { assistantOperations } from './assistant/operations.ts'
 import { budgetOperations } from './budgets/operations.ts'
 import { catalogOperations } from './catalog/operations.ts'
 import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
+import type { Operation } from './mutator/define.ts'
 import { createRegistry } from './mutator/registry.ts'
 import { payeeOperations } from './payees/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
@@ -19,7 +21,10 @@ export const operations = createRegistry(
   budgetOperations,
   ruleOperations,
   payeeOperations,
+  // The assistant reads the registry itself (tools, confirmed actions), once it is built.
+  assistantOperations(() => joined),
 )
+const joined: ReadonlyMap<string, Operation> = operations.byName
 
 /** The registry's shape. */
 export type Operations = typeof operations
