@@ -10,7 +10,11 @@ import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
+import { type AiConfig, loadAiConfig } from './ai/config.ts'
+import { assistantStreamRoutes } from './ai/chat-route.ts'
+import { createProvider } from './ai/providers.ts'
 import { accountRoutes } from './routes/accounts.ts'
+import { assistantRoutes } from './routes/assistant.ts'
 import { ageOfMoneyRoutes } from './routes/age-of-money.ts'
 import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
@@ -48,6 +52,7 @@ const API_TAGS = [
   },
   { name: 'Tags', description: 'Free labels on transactions.' },
   { name: 'Flags', description: 'Coloured markers on transactions.' },
+  { name: 'Assistant', description: 'Streamed chat, conversations, confirmable actions, usage and tools.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
 ]
 
@@ -58,13 +63,15 @@ export interface AppOptions {
   bodyLimitBytes?: number
   /** Origins whose pages may call the API; any (`*`) by default. */
   corsOrigins?: '*' | readonly string[]
+  /** The assistant's provider and caps; the offline provider with default caps when omitted. */
+  ai?: AiConfig
 }
 
 /**
  * Builds the Hono app: request ids and logs, a body limit, bearer auth, household membership,
  * idempotency, every route, the OpenAPI document, and problem+json for every error.
  */
-export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOrigins = '*' }: AppOptions) {
+export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOrigins = '*', ai }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
@@ -107,6 +114,8 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
   app.use('/households/:householdId/*', requireMembership())
 
   app.route('/', systemRoutes(store))
+  const aiConfig = ai ?? loadAiConfig({})
+  app.route('/', assistantStreamRoutes({ store, provider: createProvider(aiConfig.provider), caps: aiConfig.caps }))
   mountOperationRoutes(app, store, [
     ...householdRoutes,
     ...userRoutes,
@@ -120,6 +129,7 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
     ...ageOfMoneyRoutes,
     ...budgetRoutes,
     ...ruleRoutes,
+    ...assistantRoutes,
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { type AiConfig, loadAiConfig } from './ai/config.ts'
 
 /** The server's settings, all from the environment; see the README's Configuration table. */
 export interface ServerConfig {
@@ -14,6 +15,8 @@ export interface ServerConfig {
   syncLogWindowDays: number
   /** Origins whose pages may call the API (CORS): `*` for any, or a list. */
   corsOrigins: '*' | string[]
+  /** The assistant: its provider and caps. */
+  ai: AiConfig
 }
 
 /** Reads and checks the environment; a bad value stops start-up with a message naming it. */
@@ -43,6 +46,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimitBytes: 1024 * 1024,
     syncLogWindowDays,
     corsOrigins,
+    ai: loadAiConfig(env),
   }
 }
 

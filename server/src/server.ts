@@ -64,6 +64,7 @@ export async function startServer(
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     corsOrigins: config.corsOrigins,
+    ai: config.ai,
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))

@@ -13,3 +13,4 @@ export type { LedgerHooks, TransactionPipelineStep, TransactionWrite } from './t
 export * from './transactions/schema.ts'
 export type { CurrencyTotals, DailySummary, SummaryDay } from './transactions/summary.ts'
 export type { SplitDraft, TransactionDraft } from './transactions/writes.ts'
+export { callerToday } from './local-day.ts'
