@@ -12,6 +12,9 @@ import { IdArgsSchema, ListActionsArgsSchema } from './schema.ts'
 import type { ActionRow, ActionStatus } from './tables.ts'
 import { mayUseTool, type OperationLookup } from './tools.ts'
 
+/** Arguments that name new rows; a proposal fills them as a route does. */
+const CLIENT_IDS = ['id', 'historyId'] as const
+
 /** How long a proposed action waits for confirmation before it expires. */
 export const ACTION_TTL_MS = 60 * 60 * 1000
 
@@ -79,7 +82,9 @@ export function defineProposeAction(lookup: OperationLookup) {
         throw new EngineError(400, 'UNKNOWN_TOOL', `${input.operation} is not a tool you may use.`)
       }
       const args = { ...input.args }
-      if ('id' in (op.args as { shape?: object }).shape! && args.id === undefined) args.id = newUlid()
+      // The ids a route would fill for a caller (a create's id, a budget change's history id).
+      const shape = (op.args as { shape?: object }).shape ?? {}
+      for (const key of CLIENT_IDS) if (key in shape && args[key] === undefined) args[key] = newUlid()
       parseArgs(op.args, args)
       const preview = await previewAction(tx, op.name, args, ctx)
       const row = await tx
@@ -157,7 +162,7 @@ async function lockPendingAction(
     throw conflict('ACTION_EXPIRED', `Action ${id} expired at ${new Date(row.expires_at).toISOString()}; ask again.`)
   }
   if (status !== 'pending') {
-    throw conflict('ACTION_NOT_PENDING', `Action ${id} is already ${status}.`, { status })
+    throw conflict('ACTION_NOT_PENDING', `Action ${id} is already ${status}.`, { actionStatus: status })
   }
   return row
 }

@@ -105,10 +105,11 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       const last = a.result as R
       const cur = b.result as R
       const keys = new Map<string, { name: string; last: bigint; now: bigint }>()
-      for (const g of last.groups) keys.set(g.id ?? '-', { name: g.name, last: BigInt(g.spentCents), now: 0n })
+      const pos = (c: string) => (BigInt(c) > 0n ? BigInt(c) : 0n)
+      for (const g of last.groups) keys.set(g.id ?? '-', { name: g.name, last: pos(g.spentCents), now: 0n })
       for (const g of cur.groups) {
         const e = keys.get(g.id ?? '-') ?? { name: g.name, last: 0n, now: 0n }
-        keys.set(g.id ?? '-', { ...e, now: BigInt(g.spentCents) })
+        keys.set(g.id ?? '-', { ...e, now: pos(g.spentCents) })
       }
       const moves = [...keys.values()]
         .map((e) => ({ ...e, diff: e.now - e.last }))
