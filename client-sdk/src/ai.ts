@@ -25,13 +25,20 @@ export function hearthAi(options: { serverUrl?: string; token: string }, househo
     }
     const url = `${options.serverUrl.replace(/\/$/, '')}/households/${householdId}/ai/consent`
     const response = await fetch(url, { method, headers: { authorization: `Bearer ${options.token}` } })
-    const body = (await response.json().catch(() => null)) as (AiConsent & { code?: string; detail?: string }) | null
-    if (response.ok && body) return { purpose: body.purpose, granted: body.granted, grantedAt: body.grantedAt }
+    const body = (await response.json().catch(() => null)) as
+      | (AiConsent & { code?: string; detail?: string })
+      | null
+    if (response.ok && body)
+      return { purpose: body.purpose, granted: body.granted, grantedAt: body.grantedAt }
     throw new HearthError(
       body?.code ?? 'REQUEST_FAILED',
       body?.detail ?? `The server answered ${response.status}.`,
       response.status,
     )
   }
-  return { consent: () => call('GET'), grantConsent: () => call('POST'), withdrawConsent: () => call('DELETE') }
+  return {
+    consent: () => call('GET'),
+    grantConsent: () => call('POST'),
+    withdrawConsent: () => call('DELETE'),
+  }
 }

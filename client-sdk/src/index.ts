@@ -12,9 +12,9 @@ import type { SocketLike } from './sync-client.ts'
 
 /** `ulid()` makes a new random ULID, for ids an app makes before it calls `mutate`. */
 export { EngineError, newUlid as ulid } from '@hearth/engine'
+export * from './ai.ts'
 export * from './emitter.ts'
 export * from './hearth.ts'
-export * from './ai.ts'
 export * from './hearth-error.ts'
 export type { PresenceEntry } from './presence.ts'
 export * from './queue/idb-queue.ts'

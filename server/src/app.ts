@@ -3,6 +3,9 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
 import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
+import { assistantStreamRoutes } from './ai/chat-route.ts'
+import { type AiConfig, loadAiConfig } from './ai/config.ts'
+import { createProvider } from './ai/providers.ts'
 import { authenticate } from './http/authenticate.ts'
 import { limitBody } from './http/body-limit.ts'
 import { allowOrigins } from './http/cors.ts'
@@ -10,12 +13,9 @@ import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
-import { type AiConfig, loadAiConfig } from './ai/config.ts'
-import { assistantStreamRoutes } from './ai/chat-route.ts'
-import { createProvider } from './ai/providers.ts'
 import { accountRoutes } from './routes/accounts.ts'
-import { assistantRoutes } from './routes/assistant.ts'
 import { ageOfMoneyRoutes } from './routes/age-of-money.ts'
+import { assistantRoutes } from './routes/assistant.ts'
 import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
@@ -71,7 +71,13 @@ export interface AppOptions {
  * Builds the Hono app: request ids and logs, a body limit, bearer auth, household membership,
  * idempotency, every route, the OpenAPI document, and problem+json for every error.
  */
-export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOrigins = '*', ai }: AppOptions) {
+export function createApp({
+  store,
+  logger,
+  bodyLimitBytes = 1024 * 1024,
+  corsOrigins = '*',
+  ai,
+}: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
@@ -115,7 +121,10 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
 
   app.route('/', systemRoutes(store))
   const aiConfig = ai ?? loadAiConfig({})
-  app.route('/', assistantStreamRoutes({ store, provider: createProvider(aiConfig.provider), caps: aiConfig.caps }))
+  app.route(
+    '/',
+    assistantStreamRoutes({ store, provider: createProvider(aiConfig.provider), caps: aiConfig.caps }),
+  )
   mountOperationRoutes(app, store, [
     ...householdRoutes,
     ...userRoutes,

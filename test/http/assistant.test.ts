@@ -8,7 +8,12 @@ const server = useTestServer()
 const capped = useTestServer({
   ai: {
     provider: { kind: 'offline' },
-    caps: { userDailyRequests: 2, userDailyTokens: 0, householdMonthlyRequests: 0, householdMonthlyTokens: 0 },
+    caps: {
+      userDailyRequests: 2,
+      userDailyTokens: 0,
+      householdMonthlyRequests: 0,
+      householdMonthlyTokens: 0,
+    },
   },
 })
 const AI = `${H}/ai`
@@ -24,12 +29,31 @@ async function seeded(member?: TestMember) {
   const groceries = await createCategory(api, group.id, 'Groceries')
   const dining = await createCategory(api, group.id, 'Dining Out')
   const subs = await createCategory(api, group.id, 'Subscriptions')
-  await createTransaction(api, account.id, { date: d.lastMonthDay, amountCents: -4520, payeeName: 'FreshMart', categoryId: groceries.id })
-  await createTransaction(api, account.id, { date: d.lastMonthDay, amountCents: -1000, payeeName: 'FreshMart', categoryId: groceries.id })
-  await createTransaction(api, account.id, { date: d.lastMonthDay, amountCents: -3000, payeeName: 'Bistro', categoryId: dining.id })
+  await createTransaction(api, account.id, {
+    date: d.lastMonthDay,
+    amountCents: -4520,
+    payeeName: 'FreshMart',
+    categoryId: groceries.id,
+  })
+  await createTransaction(api, account.id, {
+    date: d.lastMonthDay,
+    amountCents: -1000,
+    payeeName: 'FreshMart',
+    categoryId: groceries.id,
+  })
+  await createTransaction(api, account.id, {
+    date: d.lastMonthDay,
+    amountCents: -3000,
+    payeeName: 'Bistro',
+    categoryId: dining.id,
+  })
   await createTransaction(api, account.id, { date: d.lastMonthDay, amountCents: -1599, payeeName: 'Netflix' })
   await createTransaction(api, account.id, { date: d.thisMonthDay, amountCents: -1599, payeeName: 'Netflix' })
-  await createTransaction(api, account.id, { date: d.thisMonthDay, amountCents: 100000, payeeName: 'Employer' })
+  await createTransaction(api, account.id, {
+    date: d.thisMonthDay,
+    amountCents: 100000,
+    payeeName: 'Employer',
+  })
   return { ...owner, account, groceries, dining, subs }
 }
 
@@ -41,7 +65,10 @@ describe('assistant consent', () => {
     const before = await ask(api, 'help')
     expect(before.status).toBe(403)
     expect(before.body.code).toBe('AI_CONSENT_REQUIRED')
-    expect(expectStatus(await api.get(`${AI}/consent`), 200)).toMatchObject({ purpose: 'ai_processing', granted: false })
+    expect(expectStatus(await api.get(`${AI}/consent`), 200)).toMatchObject({
+      purpose: 'ai_processing',
+      granted: false,
+    })
     const granted = expectStatus(await api.post(`${AI}/consent`), 200)
     expect(granted).toMatchObject({ granted: true, grantedAt: expect.any(String) })
     expect(expectStatus(await api.post(`${AI}/consent`), 200).grantedAt).toBe(granted.grantedAt)
@@ -133,7 +160,9 @@ describe('offline intents answer with the engine figures', () => {
     expect((await ask(api, "what's our net worth")).text).toContain('$882.82')
     const largest = await ask(api, 'biggest purchases last month')
     expect(largest.text.indexOf('$45.20')).toBeLessThan(largest.text.indexOf('$30.00'))
-    expect((await ask(api, `how much is left in dining out in ${monthName(d.lastMonth)}`)).text).toMatch(/overspent by \$30\.00/)
+    expect((await ask(api, `how much is left in dining out in ${monthName(d.lastMonth)}`)).text).toMatch(
+      /overspent by \$30\.00/,
+    )
     const changed = await ask(api, 'what changed since last month?')
     expect(changed.text).toContain('$15.99')
     expect(changed.text).toContain('$101.19')
@@ -149,7 +178,20 @@ describe('offline intents answer with the engine figures', () => {
 })
 
 function monthName(month: string): string {
-  const names = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+  const names = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ]
   return `${names[Number(month.slice(5)) - 1]} ${month.slice(0, 4)}`
 }
 
@@ -164,9 +206,17 @@ describe('proposed actions', () => {
   it('moves budget money only once confirmed, exactly once, with a preview of the cells', async () => {
     const { api, groceries, dining } = await seeded()
     const action = await proposeMove(api)
-    expect(action).toMatchObject({ operation: 'budgets.move', status: 'pending', args: { amountCents: 5000 } })
-    expect(action.preview.cells[1]).toMatchObject({ categoryId: groceries.id, assignedCents: { before: '0', after: '5000' } })
-    const cell = async (id: string) => expectStatus(await api.get(`${H}/budgets/${d.thisMonth}/categories/${id}`), 200)
+    expect(action).toMatchObject({
+      operation: 'budgets.move',
+      status: 'pending',
+      args: { amountCents: 5000 },
+    })
+    expect(action.preview.cells[1]).toMatchObject({
+      categoryId: groceries.id,
+      assignedCents: { before: '0', after: '5000' },
+    })
+    const cell = async (id: string) =>
+      expectStatus(await api.get(`${H}/budgets/${d.thisMonth}/categories/${id}`), 200)
     expect((await cell(groceries.id)).assignedCents).toBe('0')
     expect(expectStatus(await api.get(`${AI}/actions`), 200).items.map((a: any) => a.id)).toEqual([action.id])
     const [one, two] = await Promise.all([
@@ -214,8 +264,9 @@ describe('proposed actions', () => {
     expectStatus(await api.post(`${AI}/actions/${action.id}/confirm`), 200)
     const rows = expectStatus(await api.get(`${H}/transactions?categoryId=${subs.id}`), 200).items
     expect(rows).toHaveLength(2)
-    const rule = (await ask(api, 'create a rule for Netflix as Subscriptions')).events.find((e) => e.event === 'action.proposed')!
-      .data.action
+    const rule = (await ask(api, 'create a rule for Netflix as Subscriptions')).events.find(
+      (e) => e.event === 'action.proposed',
+    )!.data.action
     expect(rule.operation).toBe('rules.create')
     expect(expectStatus(await api.get(`${H}/rules`), 200).items ?? []).toHaveLength(0)
     expectStatus(await api.post(`${AI}/actions/${rule.id}/confirm`), 200)
@@ -235,8 +286,13 @@ describe('conversations', () => {
     expectProblem(await other.api.patch(`${AI}/conversations/${mine}`, { title: 'x' }), 404, 'NOT_FOUND')
     expect(expectStatus(await other.api.get(`${AI}/conversations`), 200).items).toEqual([])
     expectStatus(await owner.api.get(`${AI}/conversations/${mine}`), 200)
-    expect(expectStatus(await member.api.patch(`${AI}/conversations/${mine}`, { title: 'Budget talk' }), 200).title).toBe('Budget talk')
-    expect(expectStatus(await member.api.get(`${AI}/conversations?q=budget`), 200).items.map((c: any) => c.id)).toEqual([mine])
+    expect(
+      expectStatus(await member.api.patch(`${AI}/conversations/${mine}`, { title: 'Budget talk' }), 200)
+        .title,
+    ).toBe('Budget talk')
+    expect(
+      expectStatus(await member.api.get(`${AI}/conversations?q=budget`), 200).items.map((c: any) => c.id),
+    ).toEqual([mine])
     expect(expectStatus(await member.api.get(`${AI}/conversations?q=zzz`), 200).items).toEqual([])
     // Continue, then stop: no further turns.
     expect((await ask(member.api, 'help', { conversationId: mine })).status).toBe(201)
@@ -254,15 +310,23 @@ describe('conversations', () => {
     for (let i = 0; i < 3; i++) ids.push((await ask(owner.api, 'help')).events[0]!.data.conversationId)
     const first = expectStatus(await owner.api.get(`${AI}/conversations?limit=2`), 200)
     expect(first.items.map((c: any) => c.id)).toEqual([ids[2], ids[1]])
-    const second = expectStatus(await owner.api.get(`${AI}/conversations?limit=2&cursor=${first.nextCursor}`), 200)
+    const second = expectStatus(
+      await owner.api.get(`${AI}/conversations?limit=2&cursor=${first.nextCursor}`),
+      200,
+    )
     expect(second.items.map((c: any) => c.id)).toEqual([ids[0]])
     expect(second.nextCursor).toBeNull()
     expectProblem(await owner.api.get(`${AI}/conversations?cursor=nope`), 400, 'INVALID_CURSOR')
     const member = await server.newMember(owner)
     expectStatus(await member.api.post(`${AI}/consent`), 200)
     const theirs = (await ask(member.api, 'help')).events[0]!.data.conversationId
-    expect(expectStatus(await owner.api.post(`${AI}/conversations/bulk-delete`, { ids: [ids[0], theirs] }), 200).deletedCount).toBe(1)
-    expect(expectStatus(await owner.api.post(`${AI}/conversations/bulk-delete`, { all: true }), 200).deletedCount).toBe(2)
+    expect(
+      expectStatus(await owner.api.post(`${AI}/conversations/bulk-delete`, { ids: [ids[0], theirs] }), 200)
+        .deletedCount,
+    ).toBe(1)
+    expect(
+      expectStatus(await owner.api.post(`${AI}/conversations/bulk-delete`, { all: true }), 200).deletedCount,
+    ).toBe(2)
     expectStatus(await member.api.get(`${AI}/conversations/${theirs}`), 200)
     expectProblem(await owner.api.post(`${AI}/conversations/bulk-delete`, {}), 400, 'VALIDATION_FAILED')
   })

@@ -43,11 +43,23 @@ describe('the assistant through the SDK', () => {
       [-8000, 'Market'],
       [300, 'Bakery'],
     ] as const) {
-      await api.post(`${H}/transactions`, { accountId: account.id, date: d.lastMonthDay, amountCents, payeeName, categoryId: food.id })
+      await api.post(`${H}/transactions`, {
+        accountId: account.id,
+        date: d.lastMonthDay,
+        amountCents,
+        payeeName,
+        categoryId: food.id,
+      })
     }
     const device = await newDevice(server, owner)
     await device.sync.whenSynced()
-    const ctx = { userId: owner.userId, householdId: owner.householdId, role: 'owner' as const, scopes: [...SCOPES], now: new Date() }
+    const ctx = {
+      userId: owner.userId,
+      householdId: owner.householdId,
+      role: 'owner' as const,
+      scopes: [...SCOPES],
+      now: new Date(),
+    }
     const args = { fromDate: `${d.lastMonth}-01`, toDate: `${d.lastMonth}-28`, groupBy: 'payee' as const }
     const onServer = await runQuery(server.store.db, operations.reports.spending, args, ctx)
     expect(onServer.spentCents).toBe('9250')

@@ -58,7 +58,7 @@ const usage = apiRoute({
   operationId: 'ai.usage',
   tags: ['Assistant'],
   summary: 'Your assistant usage today, and the caps',
-  description: "Requests and tokens you used today and the household this month (UTC), with the caps.",
+  description: 'Requests and tokens you used today and the household this month (UTC), with the caps.',
   scope: 'ai:tools',
   request: {
     params: z.object({ householdId: z.string().meta({ description: 'A household id, or `current`.' }) }),
@@ -108,7 +108,12 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
       let content = ''
       const messageId = turn.assistantMessageId
       const tools = toolsFor(ctx, () => operations.byName)
-      const household = (await runQuery(store.db, operations.households.get, {}, { ...ctx, scopes: ['read:households'] })) as {
+      const household = (await runQuery(
+        store.db,
+        operations.households.get,
+        {},
+        { ...ctx, scopes: ['read:households'] },
+      )) as {
         baseCurrency: string
       }
       const today = await callerToday(store.db, ctx)
@@ -130,7 +135,8 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
               today,
               currency: household.baseCurrency,
               signal: abort.signal,
-              read: (operation, args) => runQuery(store.db, operations.byName.get(operation) as never, args, ctx),
+              read: (operation, args) =>
+                runQuery(store.db, operations.byName.get(operation) as never, args, ctx),
               runTool: (name, args) =>
                 runTool(
                   {
@@ -155,11 +161,18 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
           if (abort.signal.aborted) status = 'interrupted'
         } catch (error) {
           status = abort.signal.aborted ? 'interrupted' : 'failed'
-          const code = error instanceof ProviderError ? error.code : error instanceof EngineError ? error.code : 'AI_PROVIDER_FAILED'
-          const detail = error instanceof Error && (error instanceof ProviderError || error instanceof EngineError)
-            ? error.message
-            : 'The assistant could not finish this answer; nothing was changed.'
-          if (!(error instanceof ProviderError || error instanceof EngineError)) c.var.logger.error({ err: error }, 'chat turn failed')
+          const code =
+            error instanceof ProviderError
+              ? error.code
+              : error instanceof EngineError
+                ? error.code
+                : 'AI_PROVIDER_FAILED'
+          const detail =
+            error instanceof Error && (error instanceof ProviderError || error instanceof EngineError)
+              ? error.message
+              : 'The assistant could not finish this answer; nothing was changed.'
+          if (!(error instanceof ProviderError || error instanceof EngineError))
+            c.var.logger.error({ err: error }, 'chat turn failed')
           await writer.event('error', { messageId, code, detail })
         }
         await finishTurn(store.db, ctx.householdId, messageId, { content, parts, status, tokens })

@@ -15,7 +15,8 @@ function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
   const n = Number(raw)
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, 0 for no cap, got "${raw}".`)
+  if (!Number.isInteger(n) || n < 0)
+    throw new Error(`${name} must be a whole number, 0 for no cap, got "${raw}".`)
   return n
 }
 

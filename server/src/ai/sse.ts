@@ -9,7 +9,10 @@ export interface StreamWriter {
  * A `text/event-stream` body and its writer. `onCancel` runs when the client goes away, so the
  * turn can stop and mark itself interrupted.
  */
-export function eventStream(onCancel: () => void): { body: ReadableStream<Uint8Array>; writer: StreamWriter } {
+export function eventStream(onCancel: () => void): {
+  body: ReadableStream<Uint8Array>
+  writer: StreamWriter
+} {
   const encoder = new TextEncoder()
   let controller!: ReadableStreamDefaultController<Uint8Array>
   let closed = false

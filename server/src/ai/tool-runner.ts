@@ -8,7 +8,7 @@ import {
   runMutation,
   runQuery,
   type Store,
-  toAction,
+  type toAction,
 } from '@hearth/engine'
 import type { ToolOutcome } from './provider.ts'
 import type { StreamWriter } from './sse.ts'
@@ -38,7 +38,12 @@ function refusal(error: unknown): ToolOutcome {
  * Arguments that fail the operation's schema come back as a refusal for the model, never reach
  * the ledger. Each call and its outcome go out on the stream.
  */
-export async function runTool(run: ToolRunContext, name: string, args: unknown, summary?: string): Promise<ToolOutcome> {
+export async function runTool(
+  run: ToolRunContext,
+  name: string,
+  args: unknown,
+  summary?: string,
+): Promise<ToolOutcome> {
   const callId = newUlid()
   const tool = run.tools.find((t) => t.name === name)
   await run.stream?.event('tool.call', { messageId: run.messageId, callId, name, args })
@@ -78,6 +83,12 @@ export async function runTool(run: ToolRunContext, name: string, args: unknown, 
     ok: outcome.ok,
     ...(outcome.ok ? { result: outcome.result } : { error: outcome.error }),
   })
-  run.record?.({ type: 'tool.result', id: callId, name, ok: outcome.ok, result: outcome.ok ? outcome.result : outcome.error })
+  run.record?.({
+    type: 'tool.result',
+    id: callId,
+    name,
+    ok: outcome.ok,
+    result: outcome.ok ? outcome.result : outcome.error,
+  })
   return outcome
 }

@@ -6,14 +6,21 @@ const ai = '/households/{householdId}/ai'
 
 /** The assistant's table-driven routes: consent, conversations, actions and tools. */
 export const assistantRoutes = [
-  operationRoute(operations.aiConsent.get, { method: 'get', path: `${ai}/consent`, status: 200, tag, notes: 'See docs/api/assistant.md, Consent.' }),
+  operationRoute(operations.aiConsent.get, {
+    method: 'get',
+    path: `${ai}/consent`,
+    status: 200,
+    tag,
+    notes: 'See docs/api/assistant.md, Consent.',
+  }),
   operationRoute(operations.aiConsent.grant, {
     method: 'post',
     path: `${ai}/consent`,
     status: 200,
     tag,
     optionalBody: true,
-    notes: 'Idempotent: granting again keeps the first date. Covers what docs/api/assistant.md, Consent, lists.',
+    notes:
+      'Idempotent: granting again keeps the first date. Covers what docs/api/assistant.md, Consent, lists.',
   }),
   operationRoute(operations.aiConsent.withdraw, {
     method: 'delete',
@@ -44,8 +51,18 @@ export const assistantRoutes = [
     tag,
     notes: 'Its creator and household owners only; anyone else gets 404.',
   }),
-  operationRoute(operations.aiConversations.rename, { method: 'patch', path: `${ai}/conversations/{id}`, status: 200, tag }),
-  operationRoute(operations.aiConversations.delete, { method: 'delete', path: `${ai}/conversations/{id}`, status: 204, tag }),
+  operationRoute(operations.aiConversations.rename, {
+    method: 'patch',
+    path: `${ai}/conversations/{id}`,
+    status: 200,
+    tag,
+  }),
+  operationRoute(operations.aiConversations.delete, {
+    method: 'delete',
+    path: `${ai}/conversations/{id}`,
+    status: 204,
+    tag,
+  }),
   operationRoute(operations.aiConversations.stop, {
     method: 'post',
     path: `${ai}/conversations/{id}/stop`,

@@ -78,7 +78,7 @@ export function defineProposeAction(lookup: OperationLookup) {
     args: ProposeArgsSchema,
     async run(tx, input, ctx) {
       const op = lookup().get(input.operation)
-      if (!op || op.kind !== 'mutator' || !mayUseTool(op, ctx)) {
+      if (op?.kind !== 'mutator' || !mayUseTool(op, ctx)) {
         throw new EngineError(400, 'UNKNOWN_TOOL', `${input.operation} is not a tool you may use.`)
       }
       const args = { ...input.args }
@@ -159,7 +159,10 @@ async function lockPendingAction(
   if (!row || row.created_by !== ctx.userId) throw notFound('Action', id)
   const status = statusAt(row, ctx.now)
   if (status === 'expired') {
-    throw conflict('ACTION_EXPIRED', `Action ${id} expired at ${new Date(row.expires_at).toISOString()}; ask again.`)
+    throw conflict(
+      'ACTION_EXPIRED',
+      `Action ${id} expired at ${new Date(row.expires_at).toISOString()}; ask again.`,
+    )
   }
   if (status !== 'pending') {
     throw conflict('ACTION_NOT_PENDING', `Action ${id} is already ${status}.`, { actionStatus: status })
@@ -181,7 +184,7 @@ export function defineConfirmAction(lookup: OperationLookup) {
     async run(tx, args, ctx) {
       const row = await lockPendingAction(tx, ctx, args.id)
       const op = lookup().get(row.operation)
-      if (!op || op.kind !== 'mutator') throw conflict('ACTION_NOT_RUNNABLE', `${row.operation} no longer exists.`)
+      if (op?.kind !== 'mutator') throw conflict('ACTION_NOT_RUNNABLE', `${row.operation} no longer exists.`)
       authorize(op, ctx)
       const result = await op.run(tx, parseArgs(op.args, row.args), ctx)
       const done = await tx

@@ -46,13 +46,17 @@ async function readConsent(db: Db, householdId: string, userId: string): Promise
     .where('user_id', '=', userId)
     .where('purpose', '=', AI_PROCESSING)
     .executeTakeFirst()
-  return { purpose: AI_PROCESSING, granted: !!row, grantedAt: row ? new Date(row.granted_at).toISOString() : null }
+  return {
+    purpose: AI_PROCESSING,
+    granted: !!row,
+    grantedAt: row ? new Date(row.granted_at).toISOString() : null,
+  }
 }
 
 /** The caller's own `ai_processing` consent in this household. */
 export const getAiConsent = defineQuery({
   audience: 'server',
-  description: "Your ai_processing consent in this household: whether it is granted, and since when.",
+  description: 'Your ai_processing consent in this household: whether it is granted, and since when.',
   scope: 'ai:chat',
   args: NoArgsSchema,
   run: (db, _args, ctx) => readConsent(db, ctx.householdId, ctx.userId),
@@ -61,13 +65,19 @@ export const getAiConsent = defineQuery({
 /** Grants the caller's `ai_processing` consent; granting again keeps the first date. */
 export const grantAiConsent = defineMutator({
   audience: 'server',
-  description: 'Grants your ai_processing consent, which the assistant needs; granting twice changes nothing.',
+  description:
+    'Grants your ai_processing consent, which the assistant needs; granting twice changes nothing.',
   scope: 'ai:chat',
   args: NoArgsSchema,
   async run(tx, _args, ctx) {
     await tx
       .insertInto('ai_consents')
-      .values({ household_id: ctx.householdId, user_id: ctx.userId, purpose: AI_PROCESSING, granted_at: ctx.now })
+      .values({
+        household_id: ctx.householdId,
+        user_id: ctx.userId,
+        purpose: AI_PROCESSING,
+        granted_at: ctx.now,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute()
     return readConsent(tx, ctx.householdId, ctx.userId)

@@ -161,7 +161,11 @@ export const deleteConversation = defineMutator({
   },
 })
 
-async function removeConversations(tx: Transaction<Database>, householdId: string, ids: string[]): Promise<void> {
+async function removeConversations(
+  tx: Transaction<Database>,
+  householdId: string,
+  ids: string[],
+): Promise<void> {
   if (ids.length === 0) return
   await tx
     .updateTable('ai_actions')

@@ -23,7 +23,11 @@ export function decodeInstantCursor(cursor: string): InstantCursor {
   }
   const match = /^a1\|(\d{4}-\d{2}-\d{2}T[\d:.]+Z)\|([0-9A-Za-z]{1,64})$/.exec(text)
   if (!match || Number.isNaN(Date.parse(match[1]!))) {
-    throw new EngineError(400, 'INVALID_CURSOR', 'The cursor is not one this list issued; start again without it.')
+    throw new EngineError(
+      400,
+      'INVALID_CURSOR',
+      'The cursor is not one this list issued; start again without it.',
+    )
   }
   return { at: match[1]!, id: match[2]! }
 }

@@ -50,7 +50,12 @@ export function assistantOperations(lookup: OperationLookup) {
           return {
             count: tools.length,
             names: tools.map((t) => t.name),
-            tools: tools.map(({ name, operation, description, kind }) => ({ name, operation, description, kind })),
+            tools: tools.map(({ name, operation, description, kind }) => ({
+              name,
+              operation,
+              description,
+              kind,
+            })),
           }
         },
       }),

@@ -24,7 +24,10 @@ const budgetMove: Previewer = async (tx, args, ctx) => {
     }
   }
   const amount = cents(args.amountCents)
-  return { month, cells: [await cell(String(args.fromCategoryId), -amount), await cell(String(args.toCategoryId), amount)] }
+  return {
+    month,
+    cells: [await cell(String(args.fromCategoryId), -amount), await cell(String(args.toCategoryId), amount)],
+  }
 }
 
 /** The rows a bulk update touches, and each changed field before and after (the first 50). */
@@ -70,9 +73,17 @@ const ruleCreate: Previewer = async (tx, args, ctx) => {
     updated_at: ctx.now,
     deleted_at: null,
   } as unknown as RuleRow
-  const { examined, plans } = await planRun(tx, ctx.householdId, await compileRules(tx, ctx.householdId, [row]))
+  const { examined, plans } = await planRun(
+    tx,
+    ctx.householdId,
+    await compileRules(tx, ctx.householdId, [row]),
+  )
   const result = runResult(examined, plans)
-  return { ...result, items: result.items.slice(0, 50), truncated: result.items.length > 50 || result.truncated }
+  return {
+    ...result,
+    items: result.items.slice(0, 50),
+    truncated: result.items.length > 50 || result.truncated,
+  }
 }
 
 const PREVIEWERS: Record<string, Previewer> = {

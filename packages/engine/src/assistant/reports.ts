@@ -95,19 +95,35 @@ export const spendingReport = defineQuery({
       ${tagJoin ? sql`join transaction_tags tt on tt.household_id = ${ctx.householdId} and tt.transaction_id = l.id` : sql``}
       where true ${filters[0]!} ${filters[1]!} ${filters[2]!}
       group by 1`.execute(db)
-    const names = await namesOf(db, ctx.householdId, args.groupBy, rows.map((r) => r.key))
-    const total = (pick: (r: (typeof rows)[number]) => string) => rows.reduce((s, r) => s + BigInt(pick(r)), 0n)
+    const names = await namesOf(
+      db,
+      ctx.householdId,
+      args.groupBy,
+      rows.map((r) => r.key),
+    )
+    const total = (pick: (r: (typeof rows)[number]) => string) =>
+      rows.reduce((s, r) => s + BigInt(pick(r)), 0n)
     const groups =
       args.groupBy === 'none'
         ? []
         : rows
             .map((r) => ({
               id: r.key,
-              name: r.key ? (names.get(r.key) ?? r.key) : args.groupBy === 'category' ? 'Uncategorized' : `No ${args.groupBy}`,
+              name: r.key
+                ? (names.get(r.key) ?? r.key)
+                : args.groupBy === 'category'
+                  ? 'Uncategorized'
+                  : `No ${args.groupBy}`,
               spentCents: String(r.net),
               count: Number(r.n),
             }))
-            .sort((a, b) => (BigInt(b.spentCents) > BigInt(a.spentCents) ? 1 : BigInt(b.spentCents) < BigInt(a.spentCents) ? -1 : 0))
+            .sort((a, b) =>
+              BigInt(b.spentCents) > BigInt(a.spentCents)
+                ? 1
+                : BigInt(b.spentCents) < BigInt(a.spentCents)
+                  ? -1
+                  : 0,
+            )
     return {
       fromDate: args.fromDate,
       toDate: args.toDate,
@@ -126,7 +142,8 @@ async function namesOf(
   ids: (string | null)[],
 ): Promise<Map<string, string>> {
   const wanted = ids.filter((id): id is string => id !== null)
-  const table = groupBy === 'category' ? 'categories' : groupBy === 'payee' ? 'payees' : groupBy === 'tag' ? 'tags' : null
+  const table =
+    groupBy === 'category' ? 'categories' : groupBy === 'payee' ? 'payees' : groupBy === 'tag' ? 'tags' : null
   if (!table || wanted.length === 0) return new Map()
   const rows = await db
     .selectFrom(table)
@@ -158,12 +175,24 @@ export const largestTransactions = defineQuery({
     checkPeriod(args)
     const rows = await db
       .selectFrom('transactions as t')
-      .innerJoin('accounts as a', (j) => j.onRef('a.household_id', '=', 't.household_id').onRef('a.id', '=', 't.account_id'))
-      .leftJoin('payees as p', (j) => j.onRef('p.household_id', '=', 't.household_id').onRef('p.id', '=', 't.payee_id'))
+      .innerJoin('accounts as a', (j) =>
+        j.onRef('a.household_id', '=', 't.household_id').onRef('a.id', '=', 't.account_id'),
+      )
+      .leftJoin('payees as p', (j) =>
+        j.onRef('p.household_id', '=', 't.household_id').onRef('p.id', '=', 't.payee_id'),
+      )
       .leftJoin('categories as c', (j) =>
         j.onRef('c.household_id', '=', 't.household_id').onRef('c.id', '=', 't.category_id'),
       )
-      .select(['t.id', 't.date', 't.amount_cents', 'p.name as payee', 'c.name as category', 'a.name as account', 't.memo'])
+      .select([
+        't.id',
+        't.date',
+        't.amount_cents',
+        'p.name as payee',
+        'c.name as category',
+        'a.name as account',
+        't.memo',
+      ])
       .where('t.household_id', '=', ctx.householdId)
       .where('t.date', '>=', args.fromDate)
       .where('t.date', '<=', args.toDate)

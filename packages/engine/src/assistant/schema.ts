@@ -22,7 +22,11 @@ export const IdArgsSchema = z.strictObject({ id: RefIdSchema })
 
 export const RenameConversationArgsSchema = z.strictObject({
   id: RefIdSchema,
-  title: z.string().trim().min(1, 'Must not be empty.').max(MAX_TITLE_CHARS, `At most ${MAX_TITLE_CHARS} characters.`),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'Must not be empty.')
+    .max(MAX_TITLE_CHARS, `At most ${MAX_TITLE_CHARS} characters.`),
 })
 
 export const BulkDeleteConversationsArgsSchema = z

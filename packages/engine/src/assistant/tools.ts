@@ -32,7 +32,7 @@ export function argsJsonSchema(op: Operation): Record<string, unknown> {
   } catch {
     schema = { type: 'object' }
   }
-  if (schema.type !== "object") schema = { properties: {}, ...schema, type: "object" }
+  if (schema.type !== 'object') schema = { properties: {}, ...schema, type: 'object' }
   schemaCache.set(op.args, schema)
   return schema
 }

@@ -15,7 +15,13 @@ export interface AiCaps {
 export interface AiUsage {
   day: string
   month: string
-  user: { requests: number; tokens: number; requestCap: number | null; tokenCap: number | null; resetsAt: string }
+  user: {
+    requests: number
+    tokens: number
+    requestCap: number | null
+    tokenCap: number | null
+    resetsAt: string
+  }
   household: {
     requests: number
     tokens: number
@@ -78,19 +84,30 @@ export async function readAiUsage(
  * 429 AI_CAP_REACHED when the caller or the household has used up a cap; `retryAfter` is the
  * seconds until that cap resets (midnight UTC for a daily cap, the 1st for a monthly one).
  */
-export async function assertUnderCaps(db: Kysely<Database>, ctx: HouseholdContext, caps: AiCaps): Promise<void> {
+export async function assertUnderCaps(
+  db: Kysely<Database>,
+  ctx: HouseholdContext,
+  caps: AiCaps,
+): Promise<void> {
   const usage = await readAiUsage(db, ctx, caps)
   const over = (used: number, limit: number | null) => limit !== null && used >= limit
-  const hit = over(usage.household.requests, usage.household.requestCap) || over(usage.household.tokens, usage.household.tokenCap)
-    ? { which: 'household monthly', resetsAt: usage.household.resetsAt }
-    : over(usage.user.requests, usage.user.requestCap) || over(usage.user.tokens, usage.user.tokenCap)
-      ? { which: 'daily', resetsAt: usage.user.resetsAt }
-      : null
+  const hit =
+    over(usage.household.requests, usage.household.requestCap) ||
+    over(usage.household.tokens, usage.household.tokenCap)
+      ? { which: 'household monthly', resetsAt: usage.household.resetsAt }
+      : over(usage.user.requests, usage.user.requestCap) || over(usage.user.tokens, usage.user.tokenCap)
+        ? { which: 'daily', resetsAt: usage.user.resetsAt }
+        : null
   if (!hit) return
   const retryAfter = Math.max(1, Math.ceil((Date.parse(hit.resetsAt) - ctx.now.getTime()) / 1000))
-  throw new EngineError(429, 'AI_CAP_REACHED', `The ${hit.which} assistant cap is reached; it resets at ${hit.resetsAt}.`, {
-    extra: { retryAfter, resetsAt: hit.resetsAt, usage },
-  })
+  throw new EngineError(
+    429,
+    'AI_CAP_REACHED',
+    `The ${hit.which} assistant cap is reached; it resets at ${hit.resetsAt}.`,
+    {
+      extra: { retryAfter, resetsAt: hit.resetsAt, usage },
+    },
+  )
 }
 
 /** Adds requests and tokens to the caller's counter for today. */

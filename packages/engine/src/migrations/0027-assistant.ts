@@ -41,7 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (household_id, id),
       foreign key (household_id, conversation_id) references ai_conversations (household_id, id) on delete cascade
     )`.execute(db)
-  await sql`create index ai_messages_conversation_idx on ai_messages (household_id, conversation_id, id)`.execute(db)
+  await sql`create index ai_messages_conversation_idx on ai_messages (household_id, conversation_id, id)`.execute(
+    db,
+  )
   await sql`
     create table ai_actions (
       household_id text not null references households (id),
@@ -61,7 +63,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       resolved_by text,
       primary key (household_id, id)
     )`.execute(db)
-  await sql`create index ai_actions_pending_idx on ai_actions (household_id, created_by, status, id)`.execute(db)
+  await sql`create index ai_actions_pending_idx on ai_actions (household_id, created_by, status, id)`.execute(
+    db,
+  )
   await sql`
     create table ai_usage (
       household_id text not null references households (id),

@@ -94,13 +94,19 @@ export const READ_POLICY = {
     serverOnly: true,
     why: 'Month closings each store computes from its own rows and keeps as a cache; never synced.',
   },
-  ai_consents: { serverOnly: true, why: "A member's consent to AI processing; the server checks it on every chat." },
+  ai_consents: {
+    serverOnly: true,
+    why: "A member's consent to AI processing; the server checks it on every chat.",
+  },
   ai_conversations: {
     serverOnly: true,
     why: 'Assistant conversations stay on the server, where chat runs; creator and owners read them over REST.',
   },
   ai_messages: { serverOnly: true, why: 'The messages of server-only conversations.' },
-  ai_actions: { serverOnly: true, why: 'Writes the assistant proposed; only the server confirms and runs them.' },
+  ai_actions: {
+    serverOnly: true,
+    why: 'Writes the assistant proposed; only the server confirms and runs them.',
+  },
   ai_usage: { serverOnly: true, why: 'Usage counters behind the assistant caps.' },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },

@@ -63,18 +63,32 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       const category = findNamed(text, names.categories)
       const payee = findNamed(text, names.payees)
       const tag = findNamed(text, names.tags)
-      const target = [category && { kind: 'category', ...category }, payee && { kind: 'payee', ...payee }, tag && { kind: 'tag', ...tag }]
+      const target = [
+        category && { kind: 'category', ...category },
+        payee && { kind: 'payee', ...payee },
+        tag && { kind: 'tag', ...tag },
+      ]
         .filter((x) => !!x)
         .sort((a, b) => b!.score - a!.score)[0]
-      const args: Record<string, unknown> = { fromDate: p.fromDate, toDate: p.toDate, groupBy: byPayee ? 'payee' : 'category' }
+      const args: Record<string, unknown> = {
+        fromDate: p.fromDate,
+        toDate: p.toDate,
+        groupBy: byPayee ? 'payee' : 'category',
+      }
       if (target && !byCategory && !byPayee) {
         args[`${target.kind}Id`] = target.item.id
         args.groupBy = 'none'
       }
       const outcome = await req.runTool('reports_spending', args)
       if (!outcome.ok) return refusedText(outcome)
-      const r = outcome.result as { spentCents: string; incomeCents: string; count: number; groups: { name: string; spentCents: string; count: number }[] }
-      if (intent === 'income') return `Money in ${p.label} (${p.fromDate} to ${p.toDate}): ${money(r.incomeCents)} across ${r.count} rows.`
+      const r = outcome.result as {
+        spentCents: string
+        incomeCents: string
+        count: number
+        groups: { name: string; spentCents: string; count: number }[]
+      }
+      if (intent === 'income')
+        return `Money in ${p.label} (${p.fromDate} to ${p.toDate}): ${money(r.incomeCents)} across ${r.count} rows.`
       if (target && args.groupBy === 'none') {
         const spent = BigInt(r.spentCents) - BigInt(r.incomeCents)
         return `You spent ${money(spent)} on ${target.item.name} ${p.label} (${p.fromDate} to ${p.toDate}), in ${r.count} transaction${r.count === 1 ? '' : 's'}.`
@@ -84,21 +98,43 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
     }
     case 'largest': {
       const p = period ?? monthPeriod(req.today, 0)
-      const n = Number(/\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(largest|biggest)\b/.exec(text.toLowerCase())?.slice(1).find(Boolean) ?? 5)
-      const outcome = await req.runTool('reports_largestTransactions', { fromDate: p.fromDate, toDate: p.toDate, limit: Math.min(Math.max(n, 1), 50) })
+      const n = Number(
+        /\btop\s+(\d{1,2})\b|\b(\d{1,2})\s+(largest|biggest)\b/
+          .exec(text.toLowerCase())
+          ?.slice(1)
+          .find(Boolean) ?? 5,
+      )
+      const outcome = await req.runTool('reports_largestTransactions', {
+        fromDate: p.fromDate,
+        toDate: p.toDate,
+        limit: Math.min(Math.max(n, 1), 50),
+      })
       if (!outcome.ok) return refusedText(outcome)
-      const { items } = outcome.result as { items: { date: string; amountCents: string; payee: string | null; category: string | null }[] }
+      const { items } = outcome.result as {
+        items: { date: string; amountCents: string; payee: string | null; category: string | null }[]
+      }
       if (items.length === 0) return `There was no money out ${p.label} (${p.fromDate} to ${p.toDate}).`
       return `The largest transactions ${p.label} (${p.fromDate} to ${p.toDate}):\n${items
-        .map((t) => `• ${t.date} ${t.payee ?? 'No payee'}: ${money(BigInt(t.amountCents) * -1n)}${t.category ? ` (${t.category})` : ''}`)
+        .map(
+          (t) =>
+            `• ${t.date} ${t.payee ?? 'No payee'}: ${money(BigInt(t.amountCents) * -1n)}${t.category ? ` (${t.category})` : ''}`,
+        )
         .join('\n')}`
     }
     case 'changes': {
       const now = monthPeriod(req.today, 0)
       const before = monthPeriod(req.today, -1)
       const thisMonth = { ...now, toDate: req.today }
-      const a = await req.runTool('reports_spending', { fromDate: before.fromDate, toDate: before.toDate, groupBy: 'category' })
-      const b = await req.runTool('reports_spending', { fromDate: thisMonth.fromDate, toDate: thisMonth.toDate, groupBy: 'category' })
+      const a = await req.runTool('reports_spending', {
+        fromDate: before.fromDate,
+        toDate: before.toDate,
+        groupBy: 'category',
+      })
+      const b = await req.runTool('reports_spending', {
+        fromDate: thisMonth.fromDate,
+        toDate: thisMonth.toDate,
+        groupBy: 'category',
+      })
       if (!a.ok) return refusedText(a)
       if (!b.ok) return refusedText(b)
       type R = { spentCents: string; groups: { id: string | null; name: string; spentCents: string }[] }
@@ -114,20 +150,28 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       const moves = [...keys.values()]
         .map((e) => ({ ...e, diff: e.now - e.last }))
         .filter((e) => e.diff !== 0n)
-        .sort((x, y) => (y.diff > 0n ? y.diff : -y.diff) > (x.diff > 0n ? x.diff : -x.diff) ? 1 : -1)
+        .sort((x, y) => ((y.diff > 0n ? y.diff : -y.diff) > (x.diff > 0n ? x.diff : -x.diff) ? 1 : -1))
         .slice(0, 6)
       return `Spending this month so far (${thisMonth.fromDate} to ${thisMonth.toDate}) is ${money(cur.spentCents)}, against ${money(last.spentCents)} for all of last month (${before.fromDate} to ${before.toDate}).${
-        moves.length ? `\nBiggest changes by category:\n${moves.map((m) => `• ${m.name}: ${money(m.last)} → ${money(m.now)} (${m.diff > 0n ? '+' : ''}${money(m.diff)})`).join('\n')}` : ''
+        moves.length
+          ? `\nBiggest changes by category:\n${moves.map((m) => `• ${m.name}: ${money(m.last)} → ${money(m.now)} (${m.diff > 0n ? '+' : ''}${money(m.diff)})`).join('\n')}`
+          : ''
       }`
     }
     case 'balances':
     case 'netWorth': {
       const outcome = await req.runTool('accounts_list', { status: 'open' })
       if (!outcome.ok) return refusedText(outcome)
-      const { items } = outcome.result as { items: { name: string; type: string; currency: string; balanceCents: string }[] }
-      const total = items.filter((a) => a.currency === req.currency).reduce((s, a) => s + BigInt(a.balanceCents), 0n)
+      const { items } = outcome.result as {
+        items: { name: string; type: string; currency: string; balanceCents: string }[]
+      }
+      const total = items
+        .filter((a) => a.currency === req.currency)
+        .reduce((s, a) => s + BigInt(a.balanceCents), 0n)
       if (intent === 'netWorth') {
-        const assets = items.filter((a) => a.currency === req.currency && BigInt(a.balanceCents) > 0n).reduce((s, a) => s + BigInt(a.balanceCents), 0n)
+        const assets = items
+          .filter((a) => a.currency === req.currency && BigInt(a.balanceCents) > 0n)
+          .reduce((s, a) => s + BigInt(a.balanceCents), 0n)
         return `Your net worth across open accounts in ${req.currency} is ${money(total)}: ${money(assets)} in assets and ${money(assets - total)} owed.`
       }
       return `Balances of your open accounts:\n${items.map((a) => `• ${a.name}: ${formatCents(a.balanceCents, a.currency)}`).join('\n')}\nTotal in ${req.currency}: ${money(total)}.`
@@ -137,8 +181,17 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       const month = p.fromDate.slice(0, 7)
       const outcome = await req.runTool('budgets_get', { month })
       if (!outcome.ok) return refusedText(outcome)
-      type Cat = { id: string; name: string; assignedCents: string; activityCents: string; availableCents: string }
-      const snap = outcome.result as { readyToAssignCents: string; groups: { isIncome: boolean; categories: Cat[] }[] }
+      type Cat = {
+        id: string
+        name: string
+        assignedCents: string
+        activityCents: string
+        availableCents: string
+      }
+      const snap = outcome.result as {
+        readyToAssignCents: string
+        groups: { isIncome: boolean; categories: Cat[] }[]
+      }
       const cats = snap.groups.filter((g) => !g.isIncome).flatMap((g) => g.categories)
       const named = findNamed(text, cats)
       if (named) {
@@ -148,7 +201,9 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       }
       const over = cats.filter((c) => BigInt(c.availableCents) < 0n)
       return `Budget for ${month}: ${money(snap.readyToAssignCents)} ready to assign. ${
-        over.length ? `Overspent: ${over.map((c) => `${c.name} (${money(-BigInt(c.availableCents))})`).join(', ')}.` : 'No category is overspent.'
+        over.length
+          ? `Overspent: ${over.map((c) => `${c.name} (${money(-BigInt(c.availableCents))})`).join(', ')}.`
+          : 'No category is overspent.'
       }`
     }
     case 'move': {
@@ -162,8 +217,17 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       if (!amount || !from || !into) {
         return `I could not tell ${!amount ? 'how much to move' : !from ? 'which category to take it from' : 'which category to move it to'}. Say it like: "Move 50 from Dining Out to Groceries this month".`
       }
-      const month = (period && /^\d{4}-\d{2}-01$/.test(period.fromDate) ? period.fromDate : monthPeriod(req.today, 0).fromDate).slice(0, 7)
-      const outcome = await req.runTool('budgets_move', { month, fromCategoryId: from.item.id, toCategoryId: into.item.id, amountCents: amount })
+      const month = (
+        period && /^\d{4}-\d{2}-01$/.test(period.fromDate)
+          ? period.fromDate
+          : monthPeriod(req.today, 0).fromDate
+      ).slice(0, 7)
+      const outcome = await req.runTool('budgets_move', {
+        month,
+        fromCategoryId: from.item.id,
+        toCategoryId: into.item.id,
+        amountCents: amount,
+      })
       if (!outcome.ok) return refusedText(outcome)
       return `I prepared a move of ${money(String(amount))} from ${from.item.name} to ${into.item.name} in ${month}. Nothing has changed yet: confirm the action to do it.`
     }
@@ -178,7 +242,11 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       const ids: string[] = []
       let cursor: string | undefined
       do {
-        const page = (await req.read('transactions.list', { payeeId: payee.item.id, limit: 100, cursor })) as {
+        const page = (await req.read('transactions.list', {
+          payeeId: payee.item.id,
+          limit: 100,
+          cursor,
+        })) as {
           items: { id: string; categoryId: string | null }[]
           nextCursor: string | null
         }
@@ -186,7 +254,10 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
         cursor = page.nextCursor ?? undefined
       } while (cursor && ids.length < 500)
       if (ids.length === 0) return `Every ${payee.item.name} transaction is already in ${category.item.name}.`
-      const outcome = await req.runTool('transactions_bulkUpdate', { ids: ids.slice(0, 500), patch: { categoryId: category.item.id } })
+      const outcome = await req.runTool('transactions_bulkUpdate', {
+        ids: ids.slice(0, 500),
+        patch: { categoryId: category.item.id },
+      })
       if (!outcome.ok) return refusedText(outcome)
       return `I prepared putting ${ids.length} ${payee.item.name} transaction${ids.length === 1 ? '' : 's'} in ${category.item.name}. Nothing has changed yet: confirm the action to do it.`
     }
@@ -196,13 +267,17 @@ export async function answerIntent(intent: Intent, req: ChatRequest): Promise<st
       const head = split ? text.slice(0, split.index) : text
       const payee = findNamed(head.replace(/.*\brule\b/i, ''), names.payees)
       const category = split ? findNamed(text.slice(split.index), names.categories) : null
-      const word = payee?.item.name ?? /\bfor\s+["']?([\p{L}\p{N} .&'-]{2,40}?)["']?\s*$/iu.exec(head)?.[1]?.trim()
+      const word =
+        payee?.item.name ?? /\bfor\s+["']?([\p{L}\p{N} .&'-]{2,40}?)["']?\s*$/iu.exec(head)?.[1]?.trim()
       if (!word || !category) {
         return `I could not tell ${!word ? 'what the rule should match' : 'which category it should set'}. Say it like: "Create a rule for Netflix as Subscriptions".`
       }
       const outcome = await req.runTool('rules_create', {
         name: `${word} → ${category.item.name}`,
-        predicate: { combinator: 'all', conditions: [{ field: 'payee_name', op: 'contains', value: word.toLowerCase() }] },
+        predicate: {
+          combinator: 'all',
+          conditions: [{ field: 'payee_name', op: 'contains', value: word.toLowerCase() }],
+        },
         action: { setCategoryId: category.item.id },
       })
       if (!outcome.ok) return refusedText(outcome)

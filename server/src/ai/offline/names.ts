@@ -20,10 +20,15 @@ const STOP = new Set(
  * Groceries and "netflx" finds Netflix. Exact mentions win; otherwise every run of one to three
  * words is compared, and the most similar item above the threshold wins.
  */
-export function findNamed<T extends Named>(text: string, items: readonly T[]): { item: T; score: number } | null {
+export function findNamed<T extends Named>(
+  text: string,
+  items: readonly T[],
+): { item: T; score: number } | null {
   const normalized = ` ${normalizePayeeName(text)} `
   let best: { item: T; score: number } | null = null
-  const words = normalizePayeeName(text).split(' ').filter((w) => w.length > 0)
+  const words = normalizePayeeName(text)
+    .split(' ')
+    .filter((w) => w.length > 0)
   const windows: string[] = []
   for (let i = 0; i < words.length; i++) {
     for (let n = 1; n <= 3 && i + n <= words.length; n++) {
