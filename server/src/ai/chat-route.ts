@@ -135,6 +135,14 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
               today,
               currency: household.baseCurrency,
               signal: abort.signal,
+              reportToolError: async (name, args, message) => {
+                const callId = newUlid()
+                const error = { code: 'INVALID_TOOL_CALL', message }
+                await writer.event('tool.call', { messageId, callId, name, args })
+                await writer.event('tool.result', { messageId, callId, name, ok: false, error })
+                parts.push({ type: 'tool.call', id: callId, name, args })
+                parts.push({ type: 'tool.result', id: callId, name, ok: false, result: error })
+              },
               read: (operation, args) =>
                 runQuery(store.db, operations.byName.get(operation) as never, args, ctx),
               runTool: (name, args) =>

@@ -14,6 +14,8 @@ export interface ChatRequest {
   tools: AssistantTool[]
   /** Runs a tool by name; the stream shows the call and its result (or the action it proposed). */
   runTool(name: string, args: unknown): Promise<ToolOutcome>
+  /** Shows a tool call the model made that never ran (its arguments were not JSON, say). */
+  reportToolError(name: string, args: unknown, message: string): Promise<void>
   /** Runs a read quietly (no stream event), for looking names up. */
   read(operation: string, args: unknown): Promise<unknown>
   /** The caller's local day, YYYY-MM-DD, for relative dates. */
