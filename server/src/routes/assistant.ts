@@ -98,4 +98,21 @@ export const assistantRoutes = [
     errors: { 409: ['ACTION_EXPIRED', 'ACTION_NOT_PENDING'] },
   }),
   operationRoute(operations.aiTools.list, { method: 'get', path: `${ai}/tools`, status: 200, tag }),
+  operationRoute(operations.aiInsights.list, {
+    method: 'get',
+    path: `${ai}/insights`,
+    status: 200,
+    tag,
+    notes:
+      'Newest first; undismissed only unless includeDismissed=true; filter by kind and periodStart (YYYY-MM-DD).',
+    errors: { 400: ['INVALID_CURSOR'] },
+  }),
+  operationRoute(operations.aiInsights.dismiss, {
+    method: 'post',
+    path: `${ai}/insights/{insightId}/dismiss`,
+    status: 200,
+    tag,
+    optionalBody: true,
+    notes: 'Idempotent: dismissing again answers the insight unchanged.',
+  }),
 ]

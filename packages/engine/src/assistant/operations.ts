@@ -10,6 +10,7 @@ import {
   renameConversation,
   stopConversation,
 } from './conversations.ts'
+import { dismissInsight, listInsights } from './insights.ts'
 import { largestTransactions, spendingReport } from './reports.ts'
 import { NoArgsSchema } from './schema.ts'
 import { type OperationLookup, toolsFor } from './tools.ts'
@@ -38,6 +39,10 @@ export function assistantOperations(lookup: OperationLookup) {
       list: listConversations,
       rename: renameConversation,
       stop: stopConversation,
+    },
+    aiInsights: {
+      dismiss: dismissInsight,
+      list: listInsights,
     },
     aiTools: {
       list: defineQuery({

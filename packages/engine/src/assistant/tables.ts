@@ -72,6 +72,23 @@ export interface AiUsageTable {
   tokens: ColumnType<number, number | undefined, number>
 }
 
+/** Something the data shows, with the rows and figures it rests on; `dedupe_key` makes it once. */
+export interface AiInsightsTable {
+  household_id: string
+  id: string
+  kind: string
+  dedupe_key: string
+  period_start: string
+  period_end: string
+  severity: 'info' | 'warning' | 'alert'
+  title: string
+  body: string
+  evidence: Json<Record<string, unknown>>
+  created_at: Timestamp
+  dismissed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  dismissed_by: string | null
+}
+
 /** The assistant domain's tables. */
 export type AssistantTables = {
   ai_consents: AiConsentsTable
@@ -79,7 +96,10 @@ export type AssistantTables = {
   ai_messages: AiMessagesTable
   ai_actions: AiActionsTable
   ai_usage: AiUsageTable
+  ai_insights: AiInsightsTable
 }
+
+export type InsightRow = Selectable<AiInsightsTable>
 
 export type ConversationRow = Selectable<AiConversationsTable>
 export type MessageRow = Selectable<AiMessagesTable>

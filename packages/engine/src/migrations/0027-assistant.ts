@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely'
 
 /**
  * The assistant's tables (issue 29). All stay on the server (no change-log trigger): consents,
- * conversations and their messages, actions awaiting a member's confirmation, and usage counters.
+ * conversations and their messages, actions awaiting a member's confirmation, usage counters and
+ * insights (one per dedupe key, so regenerating never repeats one).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -75,4 +76,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       tokens bigint not null default 0,
       primary key (household_id, user_id, day)
     )`.execute(db)
+  await sql`
+    create table ai_insights (
+      household_id text not null references households (id),
+      id text not null,
+      kind text not null,
+      dedupe_key text not null,
+      period_start date not null,
+      period_end date not null,
+      severity text not null,
+      title text not null,
+      body text not null,
+      evidence jsonb not null,
+      created_at timestamptz not null,
+      dismissed_at timestamptz,
+      dismissed_by text,
+      primary key (household_id, id),
+      unique (household_id, dedupe_key)
+    )`.execute(db)
+  await sql`create index ai_insights_recent_idx on ai_insights (household_id, created_at desc, id desc)`.execute(
+    db,
+  )
 }

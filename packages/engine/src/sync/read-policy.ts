@@ -108,6 +108,10 @@ export const READ_POLICY = {
     why: 'Writes the assistant proposed; only the server confirms and runs them.',
   },
   ai_usage: { serverOnly: true, why: 'Usage counters behind the assistant caps.' },
+  ai_insights: {
+    serverOnly: true,
+    why: 'A server job writes insights outside any mutation; members read and dismiss them over REST.',
+  },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },
 
