@@ -13,6 +13,7 @@ import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
+import { mcpRoutes } from './mcp/mcp-route.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { ageOfMoneyRoutes } from './routes/age-of-money.ts'
 import { assistantRoutes } from './routes/assistant.ts'
@@ -120,6 +121,7 @@ export function createApp({
   app.use('/households/:householdId/*', requireMembership())
 
   app.route('/', systemRoutes(store))
+  app.route('/', mcpRoutes(store))
   const aiConfig = ai ?? loadAiConfig({})
   app.route(
     '/',
