@@ -127,6 +127,9 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
             userMessageId: turn.userMessageId,
             messageId,
           })
+          // Let the server write the headers and this first event before the answer's queries run:
+          // the embedded store computes on this thread, and a long query would hold the event back.
+          for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve))
           const answer = await provider.chat(
             {
               message: body.message,
@@ -145,8 +148,10 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
               },
               read: (operation, args) =>
                 runQuery(store.db, operations.byName.get(operation) as never, args, ctx),
-              runTool: (name, args) =>
-                runTool(
+              runTool: async (name, args) => {
+                // Consent is read again before every tool: withdrawing it stops a turn under way.
+                await requireAiConsent(store.db, ctx.householdId, ctx.userId)
+                return runTool(
                   {
                     store,
                     ctx,
@@ -158,7 +163,8 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
                   },
                   name,
                   args,
-                ),
+                )
+              },
             },
             async (text) => {
               content += text

@@ -87,6 +87,8 @@ export const spendingReport = defineQuery({
         where t.household_id = ${ctx.householdId} and t.date between ${args.fromDate} and ${args.toDate}
           and t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null
           and t.kind = 'normal'
+          ${args.categoryId ? sql`and (t.category_id = ${args.categoryId} or s.category_id = ${args.categoryId})` : sql``}
+          ${args.payeeId ? sql`and (t.payee_id = ${args.payeeId} or s.payee_id = ${args.payeeId})` : sql``}
       )
       select ${key} as key, -sum(l.amount) as net,
         coalesce(-sum(l.amount) filter (where l.amount < 0), 0) as out_,
