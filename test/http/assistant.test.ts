@@ -239,6 +239,23 @@ describe('proposed actions', () => {
     expect(cell.assignedCents).toBe('0')
   })
 
+  it('expires an hour after it is proposed: confirm and cancel answer 409 ACTION_EXPIRED', async () => {
+    const { api, groceries } = await seeded()
+    const action = await proposeMove(api)
+    expect(Date.parse(action.expiresAt) - Date.parse(action.createdAt)).toBe(60 * 60 * 1000)
+    // An hour passes: the row's deadline is moved into the past, as the clock would.
+    await server.store.db
+      .updateTable('ai_actions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', action.id)
+      .execute()
+    expectProblem(await api.post(`${AI}/actions/${action.id}/confirm`), 409, 'ACTION_EXPIRED')
+    expectProblem(await api.post(`${AI}/actions/${action.id}/cancel`), 409, 'ACTION_EXPIRED')
+    expect(expectStatus(await api.get(`${AI}/actions`), 200).items).toEqual([])
+    const cell = expectStatus(await api.get(`${H}/budgets/${d.thisMonth}/categories/${groceries.id}`), 200)
+    expect(cell.assignedCents).toBe('0')
+  })
+
   it("runs with the confirming key's permissions now, and hides another member's action", async () => {
     const owner = await seeded()
     const action = await proposeMove(owner.api)
