@@ -2,6 +2,7 @@ import type { Mutator, Query, Store } from '@hearth/engine'
 import { runQuery } from '@hearth/engine'
 import { type DeviceMutators, type DeviceQueries, deviceMutators, deviceQueries } from '@hearth/engine/sync'
 import type { z } from 'zod'
+import { type HearthAi, hearthAi } from './ai.ts'
 import { Emitter } from './emitter.ts'
 import { resolveHousehold } from './household-ref.ts'
 import { withNewIds } from './new-ids.ts'
@@ -134,6 +135,8 @@ export interface Hearth {
   readonly query: QueryCalls
   readonly sync: HearthSync
   readonly presence: HearthPresence
+  /** The assistant's consent calls (they need `serverUrl`). */
+  readonly ai: HearthAi
   on<K extends keyof HearthEvents>(event: K, listener: (payload: HearthEvents[K]) => void): () => void
   /**
    * A live query: calls `listener` with the query's result now and again whenever local or synced
@@ -263,6 +266,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     query,
     sync,
     presence: { set: (state) => presence.set(state), list: () => presence.list() },
+    ai: hearthAi(options, replica.identity.householdId),
     on: (event, listener) => events.on(event, listener),
     watch(name, args, listener, onError) {
       const [noun, verb] = (name as string).split('.') as [string, string]

@@ -12,6 +12,7 @@ import type { SocketLike } from './sync-client.ts'
 
 /** `ulid()` makes a new random ULID, for ids an app makes before it calls `mutate`. */
 export { EngineError, newUlid as ulid } from '@hearth/engine'
+export * from './ai.ts'
 export * from './emitter.ts'
 export * from './hearth.ts'
 export * from './hearth-error.ts'

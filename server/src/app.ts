@@ -4,6 +4,9 @@ import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
 import { requestId } from 'hono/request-id'
 import type { Logger } from 'pino'
+import { assistantStreamRoutes } from './ai/chat-route.ts'
+import { type AiConfig, loadAiConfig } from './ai/config.ts'
+import { createProvider } from './ai/providers.ts'
 import { authenticate } from './http/authenticate.ts'
 import { limitBody } from './http/body-limit.ts'
 import { allowOrigins } from './http/cors.ts'
@@ -18,8 +21,10 @@ import {
   limitPerKey,
   type RateLimits,
 } from './http/rate-limits.ts'
+import { mcpRoutes } from './mcp/mcp-route.ts'
 import { accountRoutes } from './routes/accounts.ts'
 import { ageOfMoneyRoutes } from './routes/age-of-money.ts'
+import { assistantRoutes } from './routes/assistant.ts'
 import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
@@ -64,6 +69,7 @@ const API_TAGS = [
   },
   { name: 'Tags', description: 'Free labels on transactions.' },
   { name: 'Flags', description: 'Coloured markers on transactions.' },
+  { name: 'Assistant', description: 'Streamed chat, conversations, confirmable actions, usage and tools.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
 ]
 
@@ -78,6 +84,8 @@ export interface AppOptions {
   rateLimits?: RateLimits
   /** The failed-authentication counters, when the sync socket shares them. */
   authFailures?: AuthFailures
+  /** The assistant's provider and caps; the offline provider with default caps when omitted. */
+  ai?: AiConfig
 }
 
 /**
@@ -91,6 +99,7 @@ export function createApp({
   corsOrigins = '*',
   rateLimits = DEFAULT_RATE_LIMITS,
   authFailures = new AuthFailures(rateLimits),
+  ai,
 }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -136,6 +145,12 @@ export function createApp({
   app.use('/households/:householdId/*', requireMembership())
 
   app.route('/', systemRoutes(store))
+  app.route('/', mcpRoutes(store))
+  const aiConfig = ai ?? loadAiConfig({})
+  app.route(
+    '/',
+    assistantStreamRoutes({ store, provider: createProvider(aiConfig.provider), caps: aiConfig.caps }),
+  )
   mountOperationRoutes(app, store, [
     ...householdRoutes,
     ...userRoutes,
@@ -152,6 +167,7 @@ export function createApp({
     ...ruleRoutes,
     ...recurrenceRoutes,
     ...forecastRoutes,
+    ...assistantRoutes,
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { type AiConfig, loadAiConfig } from './ai/config.ts'
 import { type RateLimits, rateLimitsFromEnv } from './http/rate-limits.ts'
 import { type SyncSocketLimits, syncSocketLimitsFromEnv } from './sync/socket-limits.ts'
 
@@ -22,6 +23,8 @@ export interface ServerConfig {
   syncLimits: SyncSocketLimits
   /** Failed authentications, REST requests per key and pushes per device (per instance). */
   rateLimits: RateLimits
+  /** The assistant: its provider and caps. */
+  ai: AiConfig
 }
 
 /** Reads and checks the environment; a bad value stops start-up with a message naming it. */
@@ -59,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     corsOrigins,
     syncLimits: syncSocketLimitsFromEnv(env),
     rateLimits: rateLimitsFromEnv(env),
+    ai: loadAiConfig(env),
   }
 }
 

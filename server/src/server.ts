@@ -68,6 +68,7 @@ export async function startServer(
     corsOrigins: config.corsOrigins,
     rateLimits: config.rateLimits,
     authFailures,
+    ai: config.ai,
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(

@@ -1,3 +1,4 @@
+import type { AssistantTables } from './assistant/tables.ts'
 import type { BudgetTables } from './budgets/tables.ts'
 import type { CatalogTables } from './catalog/tables.ts'
 import type { ChangeLogTable } from './changes/tables.ts'
@@ -36,4 +37,5 @@ export type Database = FoundationTables &
   RuleTables &
   PayeeTables &
   LoanTables &
-  RecurrenceTables
+  RecurrenceTables &
+  AssistantTables

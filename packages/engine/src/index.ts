@@ -1,3 +1,4 @@
+export * from './assistant/index.ts'
 export * from './budgets/index.ts'
 export * from './catalog/index.ts'
 export * from './changes/index.ts'

@@ -1,3 +1,4 @@
+import { assistantOperations } from './assistant/operations.ts'
 import { budgetOperations } from './budgets/operations.ts'
 import { catalogOperations } from './catalog/operations.ts'
 import { forecastOperations } from './forecasts/operations.ts'
@@ -5,6 +6,7 @@ import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
 import { loanOperations } from './loans/operations.ts'
+import type { Operation } from './mutator/define.ts'
 import { createRegistry } from './mutator/registry.ts'
 import { payeeOperations } from './payees/operations.ts'
 import { recurrenceOperations } from './recurrences/operations.ts'
@@ -25,7 +27,10 @@ export const operations = createRegistry(
   loanOperations,
   recurrenceOperations(engineHooks),
   forecastOperations,
+  // The assistant reads the registry itself (tools, confirmed actions), once it is built.
+  assistantOperations(() => joined),
 )
+const joined: ReadonlyMap<string, Operation> = operations.byName
 
 /** The registry's shape. */
 export type Operations = typeof operations

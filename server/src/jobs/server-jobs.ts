@@ -1,4 +1,4 @@
-import { maintainStore, purgeIdempotencyKeys, type Store } from '@hearth/engine'
+import { generateAllInsights, maintainStore, purgeIdempotencyKeys, type Store } from '@hearth/engine'
 import { trimChangeLog, trimRejections } from '@hearth/engine/sync'
 import type { Job } from './job.ts'
 import { recurrenceJobs } from './recurrence-jobs.ts'
@@ -28,6 +28,13 @@ export function serverJobs(store: Store, options: ServerJobsOptions = {}): Job[]
         const rows = await trimChangeLog(store.db, before)
         const rejections = await trimRejections(store.db, before)
         return { before: before.toISOString(), rows, rejections }
+      },
+    },
+    {
+      name: 'insights.generate',
+      intervalMs: 360 * MINUTE,
+      async run({ store, actor, signal }) {
+        return { created: await generateAllInsights(store.db, actor.now, signal) }
       },
     },
     {

@@ -22,6 +22,7 @@ import * as serverRowsGate from './0019-server-rows-gate.ts'
 import * as sessionRights from './0020-session-rights.ts'
 import * as recurrences from './0023-recurrences.ts'
 import * as loans from './0024-loans.ts'
+import * as assistant from './0027-assistant.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020-session-rights': sessionRights,
   '0023-recurrences': recurrences,
   '0024-loans': loans,
+  '0027-assistant': assistant,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

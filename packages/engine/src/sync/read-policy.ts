@@ -101,6 +101,24 @@ export const READ_POLICY = {
     serverOnly: true,
     why: 'Which price changes recurrence.priceChanged already announced; the server alone announces.',
   },
+  ai_consents: {
+    serverOnly: true,
+    why: "A member's consent to AI processing; the server checks it on every chat.",
+  },
+  ai_conversations: {
+    serverOnly: true,
+    why: 'Assistant conversations stay on the server, where chat runs; creator and owners read them over REST.',
+  },
+  ai_messages: { serverOnly: true, why: 'The messages of server-only conversations.' },
+  ai_actions: {
+    serverOnly: true,
+    why: 'Writes the assistant proposed; only the server confirms and runs them.',
+  },
+  ai_usage: { serverOnly: true, why: 'Usage counters behind the assistant caps.' },
+  ai_insights: {
+    serverOnly: true,
+    why: 'A server job writes insights outside any mutation; members read and dismiss them over REST.',
+  },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },
 

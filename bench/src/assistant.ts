@@ -1,0 +1,247 @@
+/**
+ * `npm run bench:assistant [-- --store pglite|postgres|both]`: the offline assistant over real
+ * HTTP on a household of 100,000 rows: time to the first SSE event and to the whole answer of
+ * everyday questions, beside an authenticated round trip that reads one row (the floor of any
+ * answer) and the raw SQL of the answer's main sum; and one insights generation for the household
+ * beside a raw count of its rows. Each run seeds a scratch store in SQL and drops it at the end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  generateInsights,
+  type HouseholdContext,
+  migrateToLatest,
+  openPGliteStore,
+  operations,
+  runMutation,
+  SCOPES,
+  type Store,
+} from '@hearth/engine'
+import { openPostgresStore } from '@hearth/engine/node'
+import { loadConfig, mintApiKey, startServer } from '@hearth/server'
+import { sql } from 'kysely'
+import pino from 'pino'
+import { ulid } from 'ulidx'
+import { benchArgs, scratchPostgres } from './bench-store.ts'
+import { type Comparison, printReport, time } from './stats.ts'
+
+const TARGETS = { firstEventMs: 100, answerMs: 300, insightsMs: 5000 }
+const SIZE = { transactions: 100_000, categories: 60, payees: 400, days: 730 }
+const QUESTIONS = [
+  'How much did we spend on Category 7 last month?',
+  'spending by category this year',
+  'what did we pay Payee 42 since March',
+  'biggest purchases this month',
+  'what changed since last month?',
+  'how is the budget this month',
+]
+
+async function main(): Promise<void> {
+  const { stores } = benchArgs()
+  const rows: Comparison[] = []
+  for (const name of stores) {
+    const { store, drop } = await scratchStore(name)
+    try {
+      const seeded = await seed(store)
+      const measured = await measure(name, store, seeded)
+      rows.push(...measured)
+      printReport(measured)
+    } finally {
+      await store.close()
+      await drop()
+    }
+  }
+  if (stores.length > 1) printReport(rows)
+}
+
+// Dropping the scratch database ends its sessions; a pool connection told so is not an error here.
+process.on('uncaughtException', (error: Error & { code?: string }) => {
+  if (error.code === '57P01') return
+  throw error
+})
+
+async function scratchStore(name: string): Promise<{ store: Store; drop: () => Promise<void> }> {
+  if (name === 'postgres') {
+    const scratch = await scratchPostgres('hearth_bench_assistant')
+    const store = await openPostgresStore({ url: scratch.url, poolSize: 4 })
+    await migrateToLatest(store.db)
+    return { store, drop: scratch.drop }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-assistant-'))
+  const store = await openPGliteStore({ dataDir: dir })
+  await migrateToLatest(store.db)
+  return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+interface Seeded {
+  ctx: HouseholdContext
+  token: string
+}
+
+async function seed(store: Store): Promise<Seeded> {
+  const userId = ulid()
+  const householdId = ulid()
+  const actor = { userId, scopes: [...SCOPES], now: new Date() }
+  const ctx: HouseholdContext = { ...actor, householdId, role: 'owner' }
+  const run = (mutator: any, args: unknown) => runMutation(store.db, mutator, args, ctx)
+  await runMutation(store.db, operations.users.create, { id: userId, name: 'Bench owner' }, actor)
+  await run(operations.households.create, { id: householdId, name: 'Assistant bench', baseCurrency: 'USD' })
+  const minted = mintApiKey()
+  await runMutation(
+    store.db,
+    operations.apiKeys.create,
+    { id: ulid(), name: 'bench', scopes: [...SCOPES], keyHash: minted.hash, prefix: minted.prefix },
+    actor,
+  )
+  await run(operations.aiConsent.grant, {})
+  const groupId = ulid()
+  await run(operations.categoryGroups.create, { id: groupId, name: 'Spending' })
+  const categories: string[] = []
+  for (let c = 0; c < SIZE.categories; c++) {
+    const id = ulid()
+    await run(operations.categories.create, { id, groupId, name: `Category ${c + 1}` })
+    categories.push(id)
+  }
+  const payees: string[] = []
+  for (let p = 0; p < SIZE.payees; p++) {
+    const id = ulid()
+    await run(operations.payees.create, { id, name: `Payee ${p + 1}` })
+    payees.push(id)
+  }
+  const accounts: string[] = []
+  for (const [name, type] of [
+    ['Checking', 'cash'],
+    ['Visa', 'credit'],
+  ] as const) {
+    const id = ulid()
+    await run(operations.accounts.create, { id, name, type })
+    accounts.push(id)
+  }
+  await sql`
+    insert into transactions (household_id, id, account_id, date, amount_cents, category_id, payee_id, status, source)
+    select ${householdId}, 'S' || lpad(i::text, 25, '0'), (${accounts}::text[])[1 + i % 2],
+      current_date - (i * 7) % ${SIZE.days},
+      case when i % 40 = 0 then 250000 else -(100 + (i * 37) % 20000) end,
+      (${categories}::text[])[1 + (i * 31) % ${categories.length}],
+      (${payees}::text[])[1 + (i * 13) % ${payees.length}], 'cleared', 'manual'
+    from generate_series(1, ${SIZE.transactions}) as i`.execute(store.db)
+  await sql`analyze`.execute(store.db)
+  return { ctx, token: minted.token }
+}
+
+/** Posts one chat turn and resolves the times to the first event and to the end of the stream. */
+async function turn(url: string, token: string, message: string): Promise<{ first: number; whole: number }> {
+  const start = performance.now()
+  const res = await fetch(`${url}/households/current/ai/chat`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ message }),
+  })
+  if (res.status !== 201) throw new Error(`chat answered ${res.status}: ${await res.text()}`)
+  const reader = res.body!.getReader()
+  let first = 0
+  let text = ''
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    if (!first) first = performance.now() - start
+    text += new TextDecoder().decode(value)
+  }
+  if (!text.includes('event: message.completed')) throw new Error(`no completed turn: ${text.slice(-300)}`)
+  return { first, whole: performance.now() - start }
+}
+
+async function measure(name: string, store: Store, { ctx, token }: Seeded): Promise<Comparison[]> {
+  const config = {
+    ...loadConfig({}),
+    port: 0,
+    ai: {
+      provider: { kind: 'offline' as const },
+      caps: {
+        userDailyRequests: 0,
+        userDailyTokens: 0,
+        householdMonthlyRequests: 0,
+        householdMonthlyTokens: 0,
+      },
+    },
+  }
+  const server = await startServer(config, {
+    store,
+    logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }),
+  })
+  const out: Comparison[] = []
+  try {
+    const floor = await time(async () => {
+      const res = await fetch(`${server.url}/households/current/ai/consent`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+      await res.text()
+    })
+    const rawSum = await time(() =>
+      sql`select sum(amount_cents) from transactions where household_id = ${ctx.householdId}
+        and date >= current_date - 365 and amount_cents < 0`.execute(store.db),
+    )
+    for (const question of QUESTIONS) {
+      const firsts: number[] = []
+      const wholes: number[] = []
+      const timing = await time(
+        async () => {
+          const t = await turn(server.url, token, question)
+          firsts.push(t.first)
+          wholes.push(t.whole)
+        },
+        { runs: 20, warmup: 2 },
+      )
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+      const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!
+      const recent = (xs: number[]) => xs.slice(-timing.runs)
+      out.push({
+        store: name,
+        measure: `first SSE event: "${question}"`,
+        engine: {
+          runs: timing.runs,
+          medianMs: median(recent(firsts)),
+          p95Ms: p95(recent(firsts)),
+          p99Ms: p95(recent(firsts)),
+        },
+        baseline: floor,
+        targetMs: TARGETS.firstEventMs,
+      })
+      out.push({
+        store: name,
+        measure: `whole answer: "${question}"`,
+        engine: {
+          runs: timing.runs,
+          medianMs: median(recent(wholes)),
+          p95Ms: p95(recent(wholes)),
+          p99Ms: p95(recent(wholes)),
+        },
+        baseline: rawSum,
+        targetMs: TARGETS.answerMs,
+      })
+    }
+    out.push({
+      store: name,
+      measure: 'insights generation (100k rows)',
+      engine: await time(
+        async () => {
+          await sql`delete from ai_insights where household_id = ${ctx.householdId}`.execute(store.db)
+          await generateInsights(store.db, ctx.householdId, new Date().toISOString().slice(0, 10), new Date())
+        },
+        { runs: 3, warmup: 1 },
+      ),
+      baseline: await time(
+        () =>
+          sql`select count(*) from transactions where household_id = ${ctx.householdId}`.execute(store.db),
+        { runs: 3, warmup: 1 },
+      ),
+      targetMs: TARGETS.insightsMs,
+    })
+  } finally {
+    await server.close()
+  }
+  return out
+}
+
+await main()

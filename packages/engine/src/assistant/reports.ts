@@ -1,0 +1,222 @@
+import { sql } from 'kysely'
+import { z } from 'zod'
+import { invalid } from '../errors.ts'
+import { RefIdSchema } from '../ledger/schema.ts'
+import { defineQuery } from '../mutator/define.ts'
+import { DateSchema } from '../shared/schema.ts'
+
+const PeriodShape = {
+  fromDate: DateSchema,
+  toDate: DateSchema,
+}
+
+const SpendingArgsSchema = z.strictObject({
+  ...PeriodShape,
+  /** How to group the period's rows; `none` gives the totals alone. */
+  groupBy: z.enum(['category', 'payee', 'tag', 'none']).default('category'),
+  categoryId: RefIdSchema.optional(),
+  payeeId: RefIdSchema.optional(),
+  tagId: RefIdSchema.optional(),
+})
+
+const LargestArgsSchema = z.strictObject({
+  ...PeriodShape,
+  limit: z.number().int().min(1).max(50).default(5),
+})
+
+/** One group of a spending report. */
+export interface SpendingGroup {
+  id: string | null
+  name: string
+  /** Money out less refunds in the group, positive for spending. */
+  spentCents: string
+  count: number
+}
+
+/** Spending in a period: totals, and the groups asked for, largest first. */
+export interface SpendingReport {
+  fromDate: string
+  toDate: string
+  spentCents: string
+  incomeCents: string
+  count: number
+  groups: SpendingGroup[]
+}
+
+function checkPeriod(args: { fromDate: string; toDate: string }): void {
+  if (args.fromDate > args.toDate) {
+    throw invalid('VALIDATION_FAILED', 'The period ends before it starts.', [
+      { path: 'toDate', message: 'Must be on or after fromDate.' },
+    ])
+  }
+}
+
+/**
+ * Spending over a period on budget accounts, split rows counted by their parts, transfers and
+ * system rows (opening balances, adjustments) left out. Each group's figure is its money out less
+ * its refunds; totals are money out and money in.
+ */
+export const spendingReport = defineQuery({
+  audience: 'device',
+  description: 'Spending in a period by category, payee or tag (money out less refunds), with totals.',
+  scope: 'read:transactions',
+  args: SpendingArgsSchema,
+  async run(db, args, ctx): Promise<SpendingReport> {
+    checkPeriod(args)
+    const tagJoin = args.groupBy === 'tag' || args.tagId
+    const filters = [
+      args.categoryId ? sql`and l.category_id = ${args.categoryId}` : sql``,
+      args.payeeId ? sql`and l.payee_id = ${args.payeeId}` : sql``,
+      args.tagId ? sql`and tt.tag_id = ${args.tagId}` : sql``,
+    ]
+    const key =
+      args.groupBy === 'category'
+        ? sql`l.category_id`
+        : args.groupBy === 'payee'
+          ? sql`l.payee_id`
+          : args.groupBy === 'tag'
+            ? sql`tt.tag_id`
+            : sql`null::text`
+    const { rows } = await sql<{ key: string | null; net: string; out_: string; in_: string; n: string }>`
+      with lines as (
+        select t.id, coalesce(s.category_id, t.category_id) as category_id,
+          coalesce(s.payee_id, t.payee_id) as payee_id, coalesce(s.amount_cents, t.amount_cents) as amount
+        from transactions t
+        join accounts a on a.household_id = t.household_id and a.id = t.account_id and a.type in ('cash', 'credit')
+        left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
+        where t.household_id = ${ctx.householdId} and t.date between ${args.fromDate} and ${args.toDate}
+          and t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null
+          and t.kind = 'normal'
+          ${args.categoryId ? sql`and (t.category_id = ${args.categoryId} or s.category_id = ${args.categoryId})` : sql``}
+          ${args.payeeId ? sql`and (t.payee_id = ${args.payeeId} or s.payee_id = ${args.payeeId})` : sql``}
+      )
+      select ${key} as key, -sum(l.amount) as net,
+        coalesce(-sum(l.amount) filter (where l.amount < 0), 0) as out_,
+        coalesce(sum(l.amount) filter (where l.amount > 0), 0) as in_, count(*) as n
+      from lines l
+      ${tagJoin ? sql`join transaction_tags tt on tt.household_id = ${ctx.householdId} and tt.transaction_id = l.id` : sql``}
+      where true ${filters[0]!} ${filters[1]!} ${filters[2]!}
+      group by 1`.execute(db)
+    const names = await namesOf(
+      db,
+      ctx.householdId,
+      args.groupBy,
+      rows.map((r) => r.key),
+    )
+    const total = (pick: (r: (typeof rows)[number]) => string) =>
+      rows.reduce((s, r) => s + BigInt(pick(r)), 0n)
+    const groups =
+      args.groupBy === 'none'
+        ? []
+        : rows
+            .map((r) => ({
+              id: r.key,
+              name: r.key
+                ? (names.get(r.key) ?? r.key)
+                : args.groupBy === 'category'
+                  ? 'Uncategorized'
+                  : `No ${args.groupBy}`,
+              spentCents: String(r.net),
+              count: Number(r.n),
+            }))
+            .sort((a, b) =>
+              BigInt(b.spentCents) > BigInt(a.spentCents)
+                ? 1
+                : BigInt(b.spentCents) < BigInt(a.spentCents)
+                  ? -1
+                  : 0,
+            )
+    return {
+      fromDate: args.fromDate,
+      toDate: args.toDate,
+      spentCents: String(total((r) => r.out_)),
+      incomeCents: String(total((r) => r.in_)),
+      count: rows.reduce((s, r) => s + Number(r.n), 0),
+      groups,
+    }
+  },
+})
+
+async function namesOf(
+  db: Parameters<(typeof spendingReport)['run']>[0],
+  householdId: string,
+  groupBy: string,
+  ids: (string | null)[],
+): Promise<Map<string, string>> {
+  const wanted = ids.filter((id): id is string => id !== null)
+  const table =
+    groupBy === 'category' ? 'categories' : groupBy === 'payee' ? 'payees' : groupBy === 'tag' ? 'tags' : null
+  if (!table || wanted.length === 0) return new Map()
+  const rows = await db
+    .selectFrom(table)
+    .select(['id', 'name'])
+    .where('household_id', '=', householdId)
+    .where('id', 'in', wanted)
+    .execute()
+  return new Map(rows.map((r) => [r.id, r.name]))
+}
+
+/** One row of the largest-transactions report. */
+export interface LargeTransaction {
+  id: string
+  date: string
+  amountCents: string
+  payee: string | null
+  category: string | null
+  account: string
+  memo: string | null
+}
+
+/** The largest money-out rows of a period, biggest first, transfers and system rows left out. */
+export const largestTransactions = defineQuery({
+  audience: 'device',
+  description: 'The largest money-out transactions of a period, biggest first.',
+  scope: 'read:transactions',
+  args: LargestArgsSchema,
+  async run(db, args, ctx): Promise<{ items: LargeTransaction[] }> {
+    checkPeriod(args)
+    const rows = await db
+      .selectFrom('transactions as t')
+      .innerJoin('accounts as a', (j) =>
+        j.onRef('a.household_id', '=', 't.household_id').onRef('a.id', '=', 't.account_id'),
+      )
+      .leftJoin('payees as p', (j) =>
+        j.onRef('p.household_id', '=', 't.household_id').onRef('p.id', '=', 't.payee_id'),
+      )
+      .leftJoin('categories as c', (j) =>
+        j.onRef('c.household_id', '=', 't.household_id').onRef('c.id', '=', 't.category_id'),
+      )
+      .select([
+        't.id',
+        't.date',
+        't.amount_cents',
+        'p.name as payee',
+        'c.name as category',
+        'a.name as account',
+        't.memo',
+      ])
+      .where('t.household_id', '=', ctx.householdId)
+      .where('t.date', '>=', args.fromDate)
+      .where('t.date', '<=', args.toDate)
+      .where('t.deleted_at', 'is', null)
+      .where('t.merged_into_id', 'is', null)
+      .where('t.transfer_group_id', 'is', null)
+      .where('t.kind', '=', 'normal')
+      .where('t.amount_cents', '<', 0)
+      .orderBy('t.amount_cents')
+      .orderBy('t.id')
+      .limit(args.limit)
+      .execute()
+    return {
+      items: rows.map((r) => ({
+        id: r.id,
+        date: r.date,
+        amountCents: String(r.amount_cents),
+        payee: r.payee,
+        category: r.category,
+        account: r.account,
+        memo: r.memo,
+      })),
+    }
+  },
+})

@@ -1,0 +1,135 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../database.ts'
+import type { HouseholdContext } from '../mutator/context.ts'
+import { monotonicUlids } from '../shared/ulid.ts'
+import { requireAiConsent } from './consent.ts'
+import { assertOpen, type Conversation, requireVisibleConversation, toConversation } from './conversations.ts'
+import type { ChatBody } from './schema.ts'
+import type { MessagePart } from './tables.ts'
+
+const messageId = monotonicUlids()
+
+/** A turn under way: its conversation, the earlier messages, and the assistant message it fills. */
+export interface Turn {
+  conversation: Conversation
+  userMessageId: string
+  assistantMessageId: string
+  /** Earlier messages of the conversation, oldest first, for a provider's context. */
+  history: { role: 'user' | 'assistant'; content: string }[]
+}
+
+/** How many earlier messages a provider sees. */
+const HISTORY_LIMIT = 20
+
+/**
+ * Opens one chat turn in one transaction: checks consent, finds (or starts) the conversation,
+ * stores the member's message and an empty assistant message marked `streaming`, which
+ * `finishTurn` completes or marks interrupted. A turn is never half-written: until it finishes,
+ * its assistant message says it is still streaming.
+ */
+export async function startTurn(
+  db: Kysely<Database>,
+  ctx: HouseholdContext,
+  body: ChatBody,
+  newConversationId: string,
+): Promise<Turn> {
+  return db.transaction().execute(async (tx) => {
+    await requireAiConsent(tx, ctx.householdId, ctx.userId)
+    let conversation = body.conversationId
+      ? await requireVisibleConversation(tx, ctx, body.conversationId, true)
+      : null
+    if (conversation) assertOpen(conversation)
+    if (!conversation) {
+      conversation = await tx
+        .insertInto('ai_conversations')
+        .values({
+          household_id: ctx.householdId,
+          id: newConversationId,
+          created_by: ctx.userId,
+          title: titleOf(body.message),
+          created_at: ctx.now,
+          updated_at: ctx.now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    } else {
+      await tx
+        .updateTable('ai_conversations')
+        .set({ updated_at: ctx.now })
+        .where('household_id', '=', ctx.householdId)
+        .where('id', '=', conversation.id)
+        .execute()
+      conversation = { ...conversation, updated_at: ctx.now }
+    }
+    const earlier = await tx
+      .selectFrom('ai_messages')
+      .select(['role', 'content'])
+      .where('household_id', '=', ctx.householdId)
+      .where('conversation_id', '=', conversation.id)
+      .where('status', '!=', 'streaming')
+      .orderBy('id', 'desc')
+      .limit(HISTORY_LIMIT)
+      .execute()
+    const userMessageId = messageId()
+    const assistantMessageId = messageId()
+    await tx
+      .insertInto('ai_messages')
+      .values([
+        {
+          household_id: ctx.householdId,
+          id: userMessageId,
+          conversation_id: conversation.id,
+          role: 'user',
+          content: body.message,
+          status: 'complete',
+          created_at: ctx.now,
+        },
+        {
+          household_id: ctx.householdId,
+          id: assistantMessageId,
+          conversation_id: conversation.id,
+          role: 'assistant',
+          content: '',
+          status: 'streaming',
+          created_at: ctx.now,
+        },
+      ])
+      .execute()
+    return {
+      conversation: toConversation(conversation),
+      userMessageId,
+      assistantMessageId,
+      history: earlier.reverse(),
+    }
+  })
+}
+
+/** How a turn ended. */
+export interface TurnEnd {
+  content: string
+  parts: MessagePart[]
+  status: 'complete' | 'interrupted' | 'failed'
+  tokens: number
+}
+
+/** Writes the assistant message of a turn once, as it ended; a second call changes nothing. */
+export async function finishTurn(
+  db: Kysely<Database>,
+  householdId: string,
+  assistantMessageId: string,
+  end: TurnEnd,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('ai_messages')
+    .set({ content: end.content, parts: JSON.stringify(end.parts), status: end.status, tokens: end.tokens })
+    .where('household_id', '=', householdId)
+    .where('id', '=', assistantMessageId)
+    .where('status', '=', 'streaming')
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) === 1
+}
+
+function titleOf(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim()
+  return line.length <= 60 ? line : `${line.slice(0, 59)}…`
+}

@@ -1,0 +1,136 @@
+import type { RunningServer } from '@hearth/server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newOwner, startTestServer } from '../src/index.ts'
+import { chat, relativeDates } from './assistant-fixture.ts'
+import { createCategory, createGroup, expectStatus, H } from './catalog-fixture.ts'
+import { type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts'
+import { createAccount, createTransaction } from './ledger-fixture.ts'
+
+let fake: FakeOpenAi
+let server: RunningServer
+const AI = `${H}/ai`
+const d = relativeDates()
+const noCaps = {
+  userDailyRequests: 0,
+  userDailyTokens: 0,
+  householdMonthlyRequests: 0,
+  householdMonthlyTokens: 0,
+}
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi()
+  server = await startTestServer({
+    ai: {
+      provider: { kind: 'openai-compatible', baseUrl: fake.url, model: 'fake', timeoutMs: 1500 },
+      caps: noCaps,
+    },
+  })
+})
+afterAll(async () => {
+  await server?.close()
+  await fake?.close()
+})
+
+async function household() {
+  const owner = await newOwner(server)
+  const { api } = owner
+  expectStatus(await api.post(`${AI}/consent`), 200)
+  const account = await createAccount(api)
+  const group = await createGroup(api, 'G')
+  const food = await createCategory(api, group.id, 'Food')
+  const fun = await createCategory(api, group.id, 'Fun')
+  await createTransaction(api, account.id, { date: d.lastMonthDay, amountCents: -2500, categoryId: food.id })
+  return { ...owner, food, fun }
+}
+
+const lastToolMessage = (messages: any[]) =>
+  messages.at(-1)?.role === 'tool' ? String(messages.at(-1).content) : null
+
+describe('the OpenAI-compatible provider against a loopback model', () => {
+  it('streams text, runs tools the model calls, and sends refusals and malformed calls back to it', async () => {
+    const { api, food } = await household()
+    const period = { fromDate: `${d.lastMonth}-01`, toDate: `${d.lastMonth}-28` }
+    let step = 0
+    fake.script = (messages) => {
+      step += 1
+      if (step === 1)
+        return { toolCalls: [{ name: 'reports_spending', arguments: '{"fromDate": "last month' }] }
+      if (step === 2)
+        return {
+          toolCalls: [
+            {
+              name: 'reports_spending',
+              arguments: JSON.stringify({ fromDate: 'yesterday', toDate: period.toDate }),
+            },
+          ],
+        }
+      if (step === 3)
+        return {
+          toolCalls: [
+            {
+              name: 'reports_spending',
+              arguments: JSON.stringify({ ...period, categoryId: food.id, groupBy: 'none' }),
+            },
+          ],
+        }
+      const spent = JSON.parse(lastToolMessage(messages)!).spentCents
+      return { text: `You spent ${spent} cents on Food.` }
+    }
+    const answer = await chat(server.url, api, 'how much on food last month?')
+    expect(answer.status).toBe(201)
+    expect(answer.text).toBe('You spent 2500 cents on Food.')
+    const results = answer.events.filter((e) => e.event === 'tool.result').map((e) => e.data)
+    expect(results.map((r) => r.ok)).toEqual([false, false, true])
+    expect(results[1].error.code).toBe('VALIDATION_FAILED')
+    // Each refusal went back to the model as the tool's output.
+    const toolMessages = fake.requests.slice(1).map((r) => lastToolMessage(r.messages))
+    expect(toolMessages[0]).toBeTruthy()
+    expect(toolMessages[1]).toContain('VALIDATION_FAILED')
+    expect(answer.events.at(-1)).toMatchObject({ event: 'message.completed', data: { tokens: 200 } })
+    expect(expectStatus(await api.get(`${AI}/usage`), 200).user.tokens).toBe(200)
+    expect(fake.requests[0].tools.length).toBe(expectStatus(await api.get(`${AI}/tools`), 200).count)
+  })
+
+  it('turns a write tool call into a pending action, never a change', async () => {
+    const { api, food, fun } = await household()
+    let step = 0
+    fake.script = () =>
+      ++step === 1
+        ? {
+            toolCalls: [
+              {
+                name: 'budgets_move',
+                arguments: JSON.stringify({
+                  month: d.thisMonth,
+                  fromCategoryId: food.id,
+                  toCategoryId: fun.id,
+                  amountCents: 700,
+                }),
+              },
+            ],
+          }
+        : { text: 'I prepared the move; confirm it in the app.' }
+    const answer = await chat(server.url, api, 'move 7 from food to fun')
+    const action = answer.events.find((e) => e.event === 'action.proposed')!.data.action
+    expect(action).toMatchObject({ operation: 'budgets.move', status: 'pending' })
+    const cell = async () =>
+      expectStatus(await api.get(`${H}/budgets/${d.thisMonth}/categories/${fun.id}`), 200).assignedCents
+    expect(await cell()).toBe('0')
+    expectStatus(await api.post(`${AI}/actions/${action.id}/confirm`), 200)
+    expect(await cell()).toBe('700')
+  })
+
+  it('ends the turn with an error event, nothing written, when the model times out or sends garbage', async () => {
+    const { api } = await household()
+    fake.script = () => ({ hang: true })
+    const slow = await chat(server.url, api, 'hello?')
+    expect(slow.status).toBe(201)
+    expect(slow.events.at(-1)).toMatchObject({ event: 'error', data: { code: 'AI_PROVIDER_TIMEOUT' } })
+    fake.script = () => ({ garbage: 'this is not a stream\n\n' })
+    const bad = await chat(server.url, api, 'hello again')
+    expect(bad.events.at(-1)?.event).toBe('error')
+    const list = expectStatus(await api.get(`${AI}/conversations`), 200)
+    const conv = expectStatus(await api.get(`${AI}/conversations/${list.items[0].id}`), 200)
+    expect(conv.messages.at(-1)).toMatchObject({ role: 'assistant', status: 'failed' })
+  })
+})
