@@ -17,6 +17,7 @@ import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
+import { invitationRoutes } from './routes/invitations.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
@@ -107,6 +108,7 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
   app.use('/households/:householdId/*', requireMembership())
 
   app.route('/', systemRoutes(store))
+  app.route('/', invitationRoutes(store))
   mountOperationRoutes(app, store, [
     ...householdRoutes,
     ...userRoutes,

@@ -6,6 +6,7 @@ import type {
   ApiKeysTable,
   HouseholdClockTable,
   HouseholdsTable,
+  InvitationsTable,
   MembershipsTable,
   UsersTable,
 } from './identity/tables.ts'
@@ -20,6 +21,7 @@ interface FoundationTables {
   households: HouseholdsTable
   memberships: MembershipsTable
   api_keys: ApiKeysTable
+  invitations: InvitationsTable
   household_clock: HouseholdClockTable
   change_log: ChangeLogTable
   outbox: OutboxTable

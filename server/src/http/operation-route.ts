@@ -5,6 +5,7 @@ import {
   claimIdempotencyKey,
   EngineError,
   type IdempotencyClaim,
+  insufficientScope,
   newUlid,
   type Operation,
   parseArgs,
@@ -58,6 +59,11 @@ export interface OperationRouteSpec {
   prepare?(input: RouteInput): { args: unknown; present?(result: unknown): unknown }
   /** Shapes the success body from the operation's result. */
   present?(result: unknown): unknown
+  /**
+   * The household operation makes the household its `id` argument names (`households.create`):
+   * its path names none, and it runs in the new household with the caller as its owner.
+   */
+  createsHousehold?: boolean
 }
 
 /** An operation bound to a route. */
@@ -72,7 +78,11 @@ export function operationRoute(operation: Operation, spec: OperationRouteSpec): 
     throw new Error(`${operation.name} is a system operation; no route may expose it`)
   }
   const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
-  if (operation.level === 'household' && !spec.path.startsWith('/households/{householdId}')) {
+  if (
+    operation.level === 'household' &&
+    !spec.createsHousehold &&
+    !spec.path.startsWith('/households/{householdId}')
+  ) {
     throw new Error(
       `${operation.name} is a household operation; its path must start with /households/{householdId}`,
     )
@@ -122,14 +132,20 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
       }
       params[p] = value
     }
-    const ctx = operation.level === 'household' ? householdContext(c.var) : actorContext(c.var)
-    authorize(operation, ctx)
+    const inHousehold = operation.level === 'household' && !spec.createsHousehold
+    const actor = inHousehold ? householdContext(c.var) : actorContext(c.var)
+    if (spec.createsHousehold) {
+      if (operation.scope && !actor.scopes.includes(operation.scope)) throw insufficientScope(operation.scope)
+    } else authorize(operation, actor)
     const rawBody = hasBody(spec) ? await c.req.text() : ''
     const claim = idempotencyClaim(c, rawBody)
     if (claim instanceof Response) return claim
     const input: RouteInput = { params, query: queryOf(c, operation), body: parseBody(c, spec, rawBody) }
     const prepared = spec.prepare?.(input) ?? { args: mergeInput(spec, pathParams, input) }
     const present = prepared.present ?? spec.present ?? ((r: unknown) => r)
+    const ctx = spec.createsHousehold
+      ? { ...actor, householdId: String((prepared.args as { id?: unknown }).id), role: 'owner' as const }
+      : actor
     const answer = (result: unknown): StoredAnswer =>
       spec.status === 204
         ? { status: 204, contentType: null, body: null }

@@ -54,7 +54,7 @@ export function defineCreateHousehold(hooks: IdentityHooks) {
     audience: 'server',
     description:
       'Creates a household with the acting user as its owner, and makes it their default if they have none.',
-    scope: null,
+    scope: 'write:households',
     args: CreateHouseholdArgsSchema,
     async run(tx, args, ctx) {
       if (args.id !== ctx.householdId) {
