@@ -55,8 +55,9 @@ describe('OpenAPI document quality', () => {
 
   it('declares Idempotency-Key on every write and its own error codes on every operation', async () => {
     for (const { path, method, op } of eachOperation(await document())) {
-      // A sync push is exactly-once by its mutation ids; it needs no Idempotency-Key.
-      if (WRITES.includes(method) && op.operationId !== 'sync.push') {
+      // A sync push is exactly-once by its mutation ids, and an invitation code works once (a
+      // caller without a key has no user to hold a stored answer); neither takes an Idempotency-Key.
+      if (WRITES.includes(method) && !['sync.push', 'invitations.redeem'].includes(op.operationId!)) {
         expect(
           op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
           `${method} ${path} declares Idempotency-Key`,
