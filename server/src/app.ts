@@ -8,6 +8,7 @@ import { limitBody } from './http/body-limit.ts'
 import { allowOrigins } from './http/cors.ts'
 import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
+import { methodsAllowed } from './http/method-not-allowed.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
 import { accountRoutes } from './routes/accounts.ts'
@@ -144,9 +145,17 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
     tags: API_TAGS,
   }))
 
-  app.notFound((c) =>
-    problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` }),
-  )
+  const allowed = methodsAllowed(app.routes)
+  app.notFound((c) => {
+    const methods = allowed(c.req.path)
+    if (methods.length > 0) {
+      return problem(c, 405, 'METHOD_NOT_ALLOWED', {
+        detail: `${c.req.path} does not take ${c.req.method}; it takes ${methods.join(', ')}.`,
+        headers: { allow: methods.join(', ') },
+      })
+    }
+    return problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` })
+  })
   app.onError((error, c) => {
     if (error instanceof EngineError) return engineProblem(c, error)
     if (error instanceof HTTPException) return httpProblem(c, error)

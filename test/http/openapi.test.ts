@@ -70,6 +70,30 @@ describe('API reference page', () => {
     }
   })
 
+  it('calls no outside validator, and keeps the key in localStorage only when asked', async () => {
+    const script = await (await fetch(`${server.url}/docs/init.js`)).text()
+    const run = (search: string) => {
+      const stored = new Map([['authorized', '{"bearerAuth":{}}']])
+      let config: any
+      const SwaggerUIBundle = Object.assign((c: unknown) => (config = c), { presets: { apis: {} } })
+      const localStorage = { removeItem: (k: string) => stored.delete(k) }
+      new Function('window', 'location', 'localStorage', 'SwaggerUIBundle', 'SwaggerUIStandalonePreset', script)(
+        {},
+        { search },
+        localStorage,
+        SwaggerUIBundle,
+        {},
+      )
+      return { config, stored }
+    }
+    const plain = run('')
+    expect(plain.config).toMatchObject({ url: '/openapi.json', validatorUrl: null, persistAuthorization: false })
+    expect(plain.stored.has('authorized')).toBe(false)
+    const remembered = run('?remember-key')
+    expect(remembered.config).toMatchObject({ validatorUrl: null, persistAuthorization: true })
+    expect(remembered.stored.has('authorized')).toBe(true)
+  })
+
   it('reports health without a key', async () => {
     const res = await apiClient(server.url, null).get('/healthz')
     expect(res.status).toBe(200)

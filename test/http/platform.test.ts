@@ -111,6 +111,18 @@ describe('errors', () => {
     expectProblem(await owner.api.get('/no/such/route'), 404, 'ROUTE_NOT_FOUND')
   })
 
+  it('answers a method the path does not take with 405 and Allow', async () => {
+    const owner = await server.newOwner()
+    const res = await owner.api.delete('/households/current')
+    expectProblem(res, 405, 'METHOD_NOT_ALLOWED')
+    expect(res.headers.get('allow')).toBe('GET, PATCH, HEAD')
+    const tags = await owner.api.put(`/households/${owner.householdId}/tags`, {})
+    expectProblem(tags, 405, 'METHOD_NOT_ALLOWED')
+    expect(tags.headers.get('allow')).toBe('GET, POST, HEAD')
+    const health = await owner.api.post('/healthz', {})
+    expect(health.headers.get('allow')).toBe('GET, HEAD')
+  })
+
   it('answers a body that is not JSON with 415', async () => {
     const owner = await server.newOwner()
     const res = await owner.api.request('PATCH', '/households/current', 'name=x', {
