@@ -12,10 +12,10 @@ afterAll(() => {
 })
 
 /** Runs `npm start` as a process manager would, and resolves once it listens, with its URL. */
-function npmStart(dataDir: string) {
+function npmStart(dataDir: string, env: Record<string, string> = {}) {
   const child = spawn('npm', ['start'], {
     cwd: ROOT,
-    env: { ...process.env, HEARTH_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' },
+    env: { ...process.env, HEARTH_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -31,7 +31,7 @@ function npmStart(dataDir: string) {
     child.stderr.on('data', (d) => (output += d))
     exited.then(() => reject(new Error(`npm start exited before listening:\n${output}`)))
   })
-  return { child, listening, exited }
+  return { child, listening, exited, output: () => output }
 }
 
 describe('npm start as a service', () => {
@@ -50,4 +50,26 @@ describe('npm start as a service', () => {
       await store.close()
     }, 120_000)
   }
+})
+
+describe('first start', () => {
+  it('settles the household from HEARTH_INIT_CURRENCY and HEARTH_INIT_TIMEZONE, and says so beside the key', async () => {
+    const dataDir = tempDir(dirs)
+    const { child, listening, exited, output } = npmStart(dataDir, {
+      HEARTH_INIT_CURRENCY: 'EUR',
+      HEARTH_INIT_TIMEZONE: 'Europe/Lisbon',
+    })
+    const url = await listening
+    try {
+      expect(output()).toContain(
+        'Household currency: EUR (from HEARTH_INIT_CURRENCY); time zone: Europe/Lisbon (from HEARTH_INIT_TIMEZONE).',
+      )
+      const key = /shown once, keep it safe\):\s+(\S+)/.exec(output())![1]!
+      const res = await fetch(`${url}/households/current`, { headers: { authorization: `Bearer ${key}` } })
+      expect(await res.json()).toMatchObject({ baseCurrency: 'EUR', timeZone: 'Europe/Lisbon' })
+    } finally {
+      child.kill('SIGTERM')
+      await exited
+    }
+  }, 120_000)
 })

@@ -11,7 +11,12 @@ describe('invitations', () => {
     const H = `/households/${owner.householdId}`
     const created = await owner.api.post(`${H}/invitations`, { scopes: MEMBER_SCOPES, note: 'Sam' })
     expect(created.status).toBe(201)
-    expect(created.body).toMatchObject({ role: 'member', status: 'pending', scopes: MEMBER_SCOPES, note: 'Sam' })
+    expect(created.body).toMatchObject({
+      role: 'member',
+      status: 'pending',
+      scopes: MEMBER_SCOPES,
+      note: 'Sam',
+    })
     expect(created.body.code).toMatch(/^hinv_/)
     const listed = await owner.api.get(`${H}/invitations`)
     expect(listed.body.items.map((i: any) => i.id)).toEqual([created.body.id])
@@ -25,7 +30,9 @@ describe('invitations', () => {
     const sam = apiClient(server.url, joined.body.apiKey.key)
     expect((await sam.get(`${H}`)).status).toBe(200)
     expect((await sam.get('/households/current')).body.id).toBe(owner.householdId)
-    expect((await sam.get('/households')).body.items).toMatchObject([{ id: owner.householdId, role: 'member' }])
+    expect((await sam.get('/households')).body.items).toMatchObject([
+      { id: owner.householdId, role: 'member' },
+    ])
     const members = await owner.api.get(`${H}/members`)
     expect(members.body.items.map((m: any) => m.name)).toEqual(['Owner', 'Sam'])
 
@@ -145,7 +152,9 @@ describe('members', () => {
     const stranger = await server.newOwner()
     const foreign = await owner.api.delete(`${M}/${stranger.userId}/api-keys/${keys.body.items[0].id}`)
     expect(foreign.status).toBe(404)
-    expect((await owner.api.delete(`${M}/${member.userId}/api-keys/${keys.body.items[0].id}`)).status).toBe(204)
+    expect((await owner.api.delete(`${M}/${member.userId}/api-keys/${keys.body.items[0].id}`)).status).toBe(
+      204,
+    )
     expect((await member.api.get('/users/me')).status).toBe(401)
   })
 })
@@ -159,7 +168,11 @@ describe('households', () => {
       timeZone: 'Europe/Lisbon',
     })
     expect(created.status).toBe(201)
-    expect(created.body).toMatchObject({ name: 'Holiday flat', baseCurrency: 'EUR', timeZone: 'Europe/Lisbon' })
+    expect(created.body).toMatchObject({
+      name: 'Holiday flat',
+      baseCurrency: 'EUR',
+      timeZone: 'Europe/Lisbon',
+    })
     const mine = await owner.api.get('/households')
     expect(mine.body.items.map((h: any) => [h.id, h.role])).toEqual([
       [owner.householdId, 'owner'],
@@ -167,6 +180,24 @@ describe('households', () => {
     ])
     expect((await owner.api.get(`/households/${created.body.id}/members`)).body.items).toHaveLength(1)
     expect((await owner.api.get('/users/me')).body.defaultHouseholdId).toBe(owner.householdId)
+  })
+
+  it('keeps the base currency once the household has transactions', async () => {
+    const owner = await server.newOwner()
+    const H = `/households/${owner.householdId}`
+    expect((await owner.api.patch(H, { baseCurrency: 'EUR' })).body.baseCurrency).toBe('EUR')
+    const account = await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' })
+    const made = await owner.api.post(`${H}/transactions`, {
+      accountId: account.body.id,
+      date: '2024-03-01',
+      amountCents: -1250,
+    })
+    expect(made.status).toBe(201)
+    const res = await owner.api.patch(H, { baseCurrency: 'USD' })
+    expect([res.status, res.body.code, res.body.baseCurrency]).toEqual([409, 'BASE_CURRENCY_LOCKED', 'EUR'])
+    expect((await owner.api.get(H)).body.baseCurrency).toBe('EUR')
+    // The same currency, or any other setting, still saves.
+    expect((await owner.api.patch(H, { baseCurrency: 'EUR', name: 'Renamed' })).status).toBe(200)
   })
 
   it('needs write:households to create one', async () => {

@@ -77,17 +77,22 @@ describe('API reference page', () => {
       let config: any
       const SwaggerUIBundle = Object.assign((c: unknown) => (config = c), { presets: { apis: {} } })
       const localStorage = { removeItem: (k: string) => stored.delete(k) }
-      new Function('window', 'location', 'localStorage', 'SwaggerUIBundle', 'SwaggerUIStandalonePreset', script)(
-        {},
-        { search },
-        localStorage,
-        SwaggerUIBundle,
-        {},
-      )
+      new Function(
+        'window',
+        'location',
+        'localStorage',
+        'SwaggerUIBundle',
+        'SwaggerUIStandalonePreset',
+        script,
+      )({}, { search }, localStorage, SwaggerUIBundle, {})
       return { config, stored }
     }
     const plain = run('')
-    expect(plain.config).toMatchObject({ url: '/openapi.json', validatorUrl: null, persistAuthorization: false })
+    expect(plain.config).toMatchObject({
+      url: '/openapi.json',
+      validatorUrl: null,
+      persistAuthorization: false,
+    })
     expect(plain.stored.has('authorized')).toBe(false)
     const remembered = run('?remember-key')
     expect(remembered.config).toMatchObject({ validatorUrl: null, persistAuthorization: true })

@@ -96,7 +96,9 @@ export const InvitationSchema = z
   })
   .meta({ id: 'Invitation' })
 
-export const InvitationListSchema = z.object({ items: z.array(InvitationSchema) }).meta({ id: 'InvitationList' })
+export const InvitationListSchema = z
+  .object({ items: z.array(InvitationSchema) })
+  .meta({ id: 'InvitationList' })
 
 export const CreatedInvitationSchema = InvitationSchema.extend({
   code: z.string().describe('The code to hand to the invitee. Shown once, in this response only.'),

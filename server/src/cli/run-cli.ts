@@ -140,7 +140,9 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
       .orderBy('m.created_at')
       .execute()
     const text = rows.length
-      ? rows.map((r) => `${r.id}  ${r.name}  owner: ${r.ownerId ?? '-'} (${r.ownerName ?? 'none'})`).join('\n')
+      ? rows
+          .map((r) => `${r.id}  ${r.name}  owner: ${r.ownerId ?? '-'} (${r.ownerName ?? 'none'})`)
+          .join('\n')
       : 'No households.'
     return { text, json: { items: rows } }
   },

@@ -12,11 +12,7 @@ function patternOf(path: string): RegExp {
   const source = path
     .split('/')
     .map((part) =>
-      part === '*'
-        ? '.*'
-        : part.startsWith(':')
-          ? '([^/]+)'
-          : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+      part === '*' ? '.*' : part.startsWith(':') ? '([^/]+)' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     )
     .join('/')
   return new RegExp(`^${source}/?$`)
@@ -37,7 +33,8 @@ export function methodsAllowed(routes: readonly { method: string; path: string }
       const match = pattern.exec(path)
       if (match && !match.slice(1).some((p) => RESERVED_PATH_WORDS.has(p))) found.add(method)
     }
-    if (found.has('GET')) found.add('HEAD')
-    return METHODS.flatMap((m) => (found.has(m) ? [m] : [])).concat(found.has('HEAD') ? ['HEAD'] : [])
+    // Hono answers HEAD wherever it answers GET.
+    const methods: string[] = METHODS.filter((m) => found.has(m))
+    return found.has('GET') ? [...methods, 'HEAD'] : methods
   }
 }

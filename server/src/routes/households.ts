@@ -72,7 +72,8 @@ export const householdRoutes = [
     path: `${members}/me`,
     status: 204,
     tag,
-    notes: 'Your keys keep working for your other households. The last owner cannot leave (409 `LAST_OWNER`).',
+    notes:
+      'Your keys keep working for your other households. The last owner cannot leave (409 `LAST_OWNER`).',
     errors: { 409: ['LAST_OWNER'] },
   }),
   operationRoute(operations.members.update, {

@@ -30,14 +30,19 @@ const redeem = createRoute({
   responses: {
     201: jsonResponse(RedemptionSchema, 'You are a member; your new key is in `apiKey.key`.'),
     400: { description: 'Invalid input: `VALIDATION_FAILED`, `MALFORMED_JSON`.', content: problemContent },
-    401: { description: 'A key was sent and it is unknown or revoked: `UNAUTHENTICATED`.', content: problemContent },
+    401: {
+      description: 'A key was sent and it is unknown or revoked: `UNAUTHENTICATED`.',
+      content: problemContent,
+    },
     404: { description: 'No invitation has this code: `NOT_FOUND`.', content: problemContent },
     409: {
-      description: 'You already belong to the household (`ALREADY_MEMBER`), or the email is taken (`EMAIL_TAKEN`).',
+      description:
+        'You already belong to the household (`ALREADY_MEMBER`), or the email is taken (`EMAIL_TAKEN`).',
       content: problemContent,
     },
     410: {
-      description: 'The code was used (`INVITATION_USED`), revoked (`INVITATION_REVOKED`) or expired (`INVITATION_EXPIRED`).',
+      description:
+        'The code was used (`INVITATION_USED`), revoked (`INVITATION_REVOKED`) or expired (`INVITATION_EXPIRED`).',
       content: problemContent,
     },
   },
@@ -52,13 +57,22 @@ export function invitationRoutes(store: Store) {
     const caller = c.get('caller') as AppEnv['Variables']['caller'] | undefined
     const codeHash = hashApiKey(body.code)
     const householdId = await invitationHousehold(store.db, codeHash)
-    if (!householdId) throw new EngineError(404, 'NOT_FOUND', 'No invitation has this code.', { extra: { resource: 'Invitation' } })
-    const joining = caller ? null : { id: newUlid(), name: body.name, email: body.email, timeZone: body.timeZone }
+    if (!householdId)
+      throw new EngineError(404, 'NOT_FOUND', 'No invitation has this code.', {
+        extra: { resource: 'Invitation' },
+      })
+    const joining = caller
+      ? null
+      : { id: newUlid(), name: body.name, email: body.email, timeZone: body.timeZone }
     if (caller && (body.name !== undefined || body.email != null || body.timeZone != null)) {
       throw new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
         errors: ['name', 'email', 'timeZone']
           .filter((k) => body[k as keyof typeof body] != null)
-          .map((k) => ({ path: k, message: 'Unknown field: you join as the user of your key.', code: 'unknown_field' })),
+          .map((k) => ({
+            path: k,
+            message: 'Unknown field: you join as the user of your key.',
+            code: 'unknown_field',
+          })),
       })
     }
     if (joining && joining.name === undefined) {
@@ -81,7 +95,12 @@ export function invitationRoutes(store: Store) {
       {
         codeHash,
         ...(joining && { newUser: joining }),
-        key: { id: newUlid(), name: body.keyName ?? 'Invitation key', keyHash: minted.hash, prefix: minted.prefix },
+        key: {
+          id: newUlid(),
+          name: body.keyName ?? 'Invitation key',
+          keyHash: minted.hash,
+          prefix: minted.prefix,
+        },
       },
       ctx,
     )
