@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto'
 import {
+  type ActorContext,
   applyMutation,
   authorize,
   claimIdempotencyKey,
+  type Database,
   EngineError,
+  type HouseholdContext,
   type IdempotencyClaim,
   insufficientScope,
   newUlid,
   type Operation,
   parseArgs,
+  type Query,
   runQuery,
   type Store,
   type StoredAnswer,
@@ -16,6 +20,7 @@ import {
   storeIdempotentRefusal,
 } from '@hearth/engine'
 import type { Context } from 'hono'
+import type { Transaction } from 'kysely'
 import { type AppEnv, actorContext, householdContext } from './env.ts'
 import { engineProblem, problem } from './problem.ts'
 import { RESERVED_PATH_WORDS } from './reserved-path-words.ts'
@@ -121,7 +126,7 @@ export function hasBody(spec: OperationRouteSpec): boolean {
  * body is parsed, runs it, and answers with its status. A write runs with its Idempotency-Key
  * claim and stored answer in the one transaction of the write itself.
  */
-export function operationHandler(store: Store, { operation, spec }: OperationRoute) {
+export function operationHandler(store: Store, { operation, spec }: OperationRoute, read?: OperationRoute) {
   const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
   return async function operationHandler(c: Context<AppEnv>): Promise<Response> {
     const params: Record<string, string> = {}
@@ -152,8 +157,10 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
         : { status: spec.status, contentType: 'application/json', body: JSON.stringify(present(result)) }
 
     if (operation.kind === 'query') {
-      return respond(answer(await runQuery(store.db, operation, prepared.args, ctx)))
+      const read = answer(await runQuery(store.db, operation, prepared.args, ctx))
+      return respond(read, false, spec.method === 'get' ? entityTag(read.body) : undefined)
     }
+    const ifMatch = read && spec.method !== 'post' ? c.req.header('if-match') : undefined
     try {
       const outcome = await store.db.transaction().execute(async (tx) => {
         if (claim) {
@@ -162,6 +169,8 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
         }
         // Parsed after the claim, so a retry of a refused request replays its refusal.
         const args = parseArgs(operation.args, prepared.args)
+        if (ifMatch !== undefined)
+          await checkIfMatch(tx, read!, { ...input, query: {}, body: {} }, ctx, ifMatch)
         const { result } = await applyMutation(tx, operation, args, ctx)
         const stored = answer(result)
         if (claim) await storeIdempotentAnswer(tx, claim, stored)
@@ -183,11 +192,57 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
   }
 }
 
-function respond(answer: StoredAnswer, replayed = false): Response {
+function respond(answer: StoredAnswer, replayed = false, etag?: string): Response {
   const headers: Record<string, string> = {}
   if (answer.contentType) headers['content-type'] = answer.contentType
   if (replayed) headers['idempotent-replayed'] = 'true'
+  if (etag) headers.etag = etag
   return new Response(answer.body, { status: answer.status, headers })
+}
+
+/** A strong entity tag of a read's body: the same representation, the same tag, on any instance. */
+export function entityTag(body: string | null): string {
+  return `"${createHash('sha256')
+    .update(body ?? '')
+    .digest('base64url')
+    .slice(0, 27)}"`
+}
+
+/**
+ * Honours `If-Match` on a write: the resource's read, run in the write's transaction after the
+ * household's clock is locked (so no other write lands between the check and this one), must
+ * carry one of the tags given, or the write is refused with 412 and nothing changes.
+ */
+async function checkIfMatch(
+  tx: Transaction<Database>,
+  read: OperationRoute,
+  input: RouteInput,
+  ctx: ActorContext,
+  header: string,
+): Promise<void> {
+  const householdId = (ctx as Partial<HouseholdContext>).householdId
+  if (householdId) {
+    await tx
+      .selectFrom('household_clock')
+      .select('version')
+      .where('household_id', '=', householdId)
+      .forUpdate()
+      .execute()
+  }
+  const readParams = paramsOf(read.spec.path).filter((p) => p !== 'householdId')
+  const args = read.spec.prepare?.(input).args ?? mergeInput(read.spec, readParams, input)
+  const result = await runQuery(tx, read.operation as Query, args, ctx)
+  const body = JSON.stringify((read.spec.present ?? ((r: unknown) => r))(result))
+  const current = entityTag(body)
+  const wanted = header.split(',').map((t) => t.trim().replace(/^W\//, ''))
+  if (!wanted.includes('*') && !wanted.includes(current)) {
+    throw new EngineError(
+      412,
+      'PRECONDITION_FAILED',
+      'The resource changed since you read it (If-Match does not match its ETag). Read it again, then retry.',
+      { extra: { etag: current } },
+    )
+  }
 }
 
 function keyReused(c: Context<AppEnv>): Response {
