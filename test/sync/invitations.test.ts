@@ -46,5 +46,5 @@ describe('an invited partner', () => {
     await eventually(async () => {
       expect((await ownerDevice.query.tags.list()).map((t) => t.name)).toEqual(['Groceries', 'Holidays'])
     })
-  })
+  }, 120_000)
 })

@@ -46,7 +46,7 @@ describe('a device whose key lacks read scopes', () => {
     // REST with the same key is refused the same way for an operation it lacks the scope for.
     const rest = await narrow.api.get(`${H}/categories`)
     expect([rest.status, rest.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE'])
-  })
+  }, 120_000)
 
   it('a full key is missing nothing', async () => {
     const owner = await newOwner(server)
