@@ -154,6 +154,15 @@ describe('CLI', () => {
     )
     expect(bad.code).toBe(2)
     expect(bad.json.error.code).toBe('USAGE')
+    // An owner who lost their only key gets a new one on the machine that holds the store.
+    const recovered = await cli('owner', 'recover')
+    expect(recovered.code).toBe(0)
+    expect(recovered.json).toMatchObject({ userId: owner.json.id, householdId: household.json.id })
+    expect(recovered.json.key).toMatch(/^hth_/)
+    const listed = await cli('household', 'list')
+    expect(listed.json.items).toEqual([
+      { id: household.json.id, name: 'Home', ownerId: owner.json.id, ownerName: 'Ada' },
+    ])
     await store.close()
 
     // `npm run hearth` as a user runs it: a process that opens the folder HEARTH_DATA_DIR names.

@@ -1,16 +1,18 @@
-import type { Mutator, Query, Store } from '@hearth/engine'
-import { runQuery } from '@hearth/engine'
+import type { Mutator, Query, Scope, Store } from '@hearth/engine'
+import { parseArgs, runQuery } from '@hearth/engine'
 import { type DeviceMutators, type DeviceQueries, deviceMutators, deviceQueries } from '@hearth/engine/sync'
 import type { z } from 'zod'
 import { type HearthAi, hearthAi } from './ai.ts'
 import { Emitter } from './emitter.ts'
 import { resolveHousehold } from './household-ref.ts'
+import { assertReadable } from './missing-scopes.ts'
 import { withNewIds } from './new-ids.ts'
 import { Presence, type PresenceEntry } from './presence.ts'
 import type { MutationQueue } from './queue/mutation-queue.ts'
 import { Replica } from './replica.ts'
 import {
   type HearthEvents,
+  knownMissingScopes,
   type RejectedEvent,
   type SocketFactory,
   SyncConnection,
@@ -111,8 +113,10 @@ export interface HearthSync {
    * Resolves once connected, caught up and with nothing pending. Rejects at once with a
    * `HearthError` when the server refused this device (its code: `UNAUTHENTICATED`,
    * `INSUFFICIENT_SCOPE`, `NOT_FOUND`, ...), and with `SYNC_TIMEOUT` after `timeoutMs` (30 s).
+   * Resolves with the read scopes the key lacks: data under them is not on the device, and a query
+   * that reads it throws `INSUFFICIENT_SCOPE` rather than answer as if it were empty.
    */
-  whenSynced(options?: { timeoutMs?: number }): Promise<void>
+  whenSynced(options?: { timeoutMs?: number }): Promise<{ missingScopes: Scope[] }>
   /** Mutations the server refused, newest first (at most 100, since this instance opened). */
   readonly rejected: readonly RejectedEvent[]
 }
@@ -226,11 +230,19 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     return result
   }) as MutateCalls
 
+  /** Runs a device query, refusing an answer read from tables the key may not sync. */
+  const readQuery = async (q: Query, args: unknown, db = store.db) => {
+    const ctx = replica.context(new Date())
+    const tracker = new TableReads()
+    const result = await runQuery(db.withPlugin(tracker), q, args, ctx)
+    if (replica.identity.userId !== null) assertReadable(tracker.tables, ctx.scopes)
+    return { result, tables: tracker.tables }
+  }
   const query = mapTree(
     deviceQueries,
     (q: Query) =>
-      (args: unknown = {}) =>
-        runQuery(store.db, q, args, replica.context(new Date())),
+      async (args: unknown = {}) =>
+        (await readQuery(q, args)).result,
   ) as QueryCalls
   const stats = { liveQueryRuns: 0 }
   let watching = 0
@@ -244,13 +256,17 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
           version: replica.identity.version,
           lastSyncedAt: null,
           error: null,
+          missingScopes: knownMissingScopes(replica),
         }
       )
     },
     connect: () => connection?.connect(),
     disconnect: async () => connection?.disconnect(),
     pull: () => connection?.pull(),
-    whenSynced: (opts = {}) => whenSynced(events, () => sync.status, opts.timeoutMs ?? 30_000),
+    whenSynced: async (opts = {}) => {
+      await whenSynced(events, () => sync.status, opts.timeoutMs ?? 30_000)
+      return { missingScopes: sync.status.missingScopes }
+    },
     get rejected() {
       return [...rejected]
     },
@@ -272,7 +288,16 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       const [noun, verb] = (name as string).split('.') as [string, string]
       const q = (deviceQueries as unknown as Record<string, Record<string, Query>>)[noun]?.[verb]
       if (!q) throw new TypeError(`No device query is named ${name as string}.`)
+      try {
+        parseArgs(q.args, args)
+      } catch (error) {
+        // Arguments that can never run are reported once, not again at every later change.
+        afterThisTask(() => onError?.(error))
+        return () => {}
+      }
       let last: string | undefined
+      /** The error last reported, so the same refusal is not reported at every change. */
+      let lastError: string | undefined
       let stopped = false
       let running: Promise<void> = Promise.resolve()
       // The tables the query read in any run so far; null until the first run finishes.
@@ -291,17 +316,23 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
         stale = false
         if (stopped) return
         stats.liveQueryRuns++
+        const tracker = new TableReads()
         try {
-          const tracker = new TableReads()
-          const result = await runQuery(store.db.withPlugin(tracker), q, args, replica.context(new Date()))
+          const { result } = await readQuery(q, args, store.db.withPlugin(tracker))
           reads = new Set([...(reads ?? []), ...tracker.tables])
+          lastError = undefined
           const text = JSON.stringify(result)
           if (!stopped && text !== last) {
             last = text
             listener(result as never)
           }
         } catch (error) {
-          onError?.(error)
+          reads = new Set([...(reads ?? []), ...tracker.tables])
+          const said = `${(error as { code?: string }).code}: ${(error as Error).message}`
+          if (!stopped && said !== lastError) {
+            lastError = said
+            onError?.(error)
+          }
         }
       }
       const off = events.on('change', ({ tables }) => {

@@ -8,6 +8,7 @@ import {
 import type { Role, Scope } from '@hearth/engine'
 import type { RowChangeInput, TableRows } from '@hearth/engine/sync'
 import type { Emitter } from './emitter.ts'
+import { missingReadScopes } from './missing-scopes.ts'
 import { fromBase64, type Presence, type PresenceEntry, toBase64 } from './presence.ts'
 import type { Incoming, PendingMutation, Replica } from './replica.ts'
 
@@ -39,6 +40,11 @@ export interface SyncStatus {
   lastSyncedAt: Date | null
   /** The refusal that stopped sync (a revoked key, a missing scope); null while sync can go on. */
   error: SyncFailure | null
+  /**
+   * Read scopes of synced data the key lacks: the replica holds none of those rows, and a query
+   * that reads them throws `INSUFFICIENT_SCOPE`. Empty until the server first let the device in.
+   */
+  missingScopes: Scope[]
 }
 
 /** A refusal after which reconnecting cannot help until someone changes the key or membership. */
@@ -133,6 +139,8 @@ export class SyncConnection {
   private heartbeat: ReturnType<typeof setInterval> | null = null
   private lastSyncedAt: Date | null = null
   private failure: SyncFailure | null = null
+  /** The offline status last announced, so retries while offline announce nothing new. */
+  private lastOffline: string | null = null
 
   constructor(
     private readonly replica: Replica,
@@ -155,6 +163,7 @@ export class SyncConnection {
       version: this.replica.identity.version,
       lastSyncedAt: this.lastSyncedAt,
       error: this.failure,
+      missingScopes: knownMissingScopes(this.replica),
     }
   }
 
@@ -492,7 +501,12 @@ export class SyncConnection {
   }
 
   private emitStatus(): void {
-    if (this.status.state === 'online') this.lastSyncedAt = new Date()
+    const status = this.status
+    if (status.state === 'online') this.lastSyncedAt = new Date()
+    // Each failed reconnect attempt closes a socket; offline staying offline is no news.
+    const offline = status.state === 'offline' ? JSON.stringify(status) : null
+    if (offline !== null && offline === this.lastOffline) return
+    this.lastOffline = offline
     this.events.emit('status', this.status)
   }
 }
@@ -542,4 +556,9 @@ class PageStream implements AsyncIterable<TableRows> {
 
 function toWire(m: PendingMutation): SyncMutation {
   return { id: m.id, name: m.name, args: m.args, clientTime: m.at }
+}
+
+/** The read scopes the replica's key lacks, once a welcome told it the key's scopes. */
+export function knownMissingScopes(replica: Replica): Scope[] {
+  return replica.identity.userId === null ? [] : missingReadScopes(replica.identity.scopes)
 }

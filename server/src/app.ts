@@ -12,6 +12,7 @@ import { limitBody } from './http/body-limit.ts'
 import { allowOrigins } from './http/cors.ts'
 import type { AppEnv } from './http/env.ts'
 import { requireMembership } from './http/membership.ts'
+import { methodsAllowed } from './http/method-not-allowed.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
 import { EngineError, engineProblem, problem } from './http/problem.ts'
 import {
@@ -31,6 +32,7 @@ import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { forecastRoutes } from './routes/forecasts.ts'
 import { householdRoutes } from './routes/households.ts'
+import { invitationRoutes } from './routes/invitations.ts'
 import { loanRoutes } from './routes/loans.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { recurrenceRoutes } from './routes/recurrences.ts'
@@ -151,6 +153,7 @@ export function createApp({
     '/',
     assistantStreamRoutes({ store, provider: createProvider(aiConfig.provider), caps: aiConfig.caps }),
   )
+  app.route('/', invitationRoutes(store))
   mountOperationRoutes(app, store, [
     ...householdRoutes,
     ...userRoutes,
@@ -190,9 +193,17 @@ export function createApp({
     tags: API_TAGS,
   }))
 
-  app.notFound((c) =>
-    problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` }),
-  )
+  const allowed = methodsAllowed(app.routes)
+  app.notFound((c) => {
+    const methods = allowed(c.req.path)
+    if (methods.length > 0) {
+      return problem(c, 405, 'METHOD_NOT_ALLOWED', {
+        detail: `${c.req.path} does not take ${c.req.method}; it takes ${methods.join(', ')}.`,
+        headers: { allow: methods.join(', ') },
+      })
+    }
+    return problem(c, 404, 'ROUTE_NOT_FOUND', { detail: `No route for ${c.req.method} ${c.req.path}.` })
+  })
   app.onError((error, c) => {
     if (error instanceof EngineError) return engineProblem(c, error)
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming

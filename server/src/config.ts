@@ -11,6 +11,10 @@ export interface ServerConfig {
   dataDir: string
   logLevel: string
   initOwnerToken?: string
+  /** The first household's base currency (HEARTH_INIT_CURRENCY); else the machine's locale says. */
+  initCurrency?: string
+  /** The first household's time zone (HEARTH_INIT_TIMEZONE); else the machine's. */
+  initTimeZone?: string
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number
   /** How long a request, body included, may take to arrive, in milliseconds. */
@@ -38,6 +42,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (initOwnerToken !== undefined && initOwnerToken.length < 16) {
     throw new Error('HEARTH_INIT_OWNER_TOKEN must be at least 16 characters long.')
   }
+  const initCurrency = env.HEARTH_INIT_CURRENCY || undefined
+  if (initCurrency !== undefined && !/^[A-Z]{3}$/.test(initCurrency)) {
+    throw new Error(`HEARTH_INIT_CURRENCY must be an ISO 4217 code such as EUR, got "${initCurrency}".`)
+  }
+  const initTimeZone = env.HEARTH_INIT_TIMEZONE || undefined
+  if (initTimeZone !== undefined && !isTimeZone(initTimeZone)) {
+    throw new Error(
+      `HEARTH_INIT_TIMEZONE must be an IANA time zone such as Europe/Berlin, got "${initTimeZone}".`,
+    )
+  }
   const windowDays = env.HEARTH_SYNC_LOG_WINDOW_DAYS || '30'
   const syncLogWindowDays = Number(windowDays)
   if (!Number.isFinite(syncLogWindowDays) || syncLogWindowDays <= 0) {
@@ -56,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: dataDir === 'memory://' ? dataDir : resolve(dataDir),
     logLevel: env.LOG_LEVEL || 'info',
     initOwnerToken,
+    initCurrency,
+    initTimeZone,
     bodyLimitBytes: 1024 * 1024,
     requestTimeoutMs,
     syncLogWindowDays,
@@ -86,4 +102,13 @@ function parseOrigins(value: string): '*' | string[] {
   }
   if (origins.length === 0) throw new Error('HEARTH_CORS_ORIGINS must be * or name at least one origin.')
   return origins
+}
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value })
+    return true
+  } catch {
+    return false
+  }
 }

@@ -12,6 +12,9 @@ async function main(): Promise<void> {
         '',
         'Hearth created your owner account and household on this first start.',
         `Your API key (shown once, keep it safe):  ${server.bootstrap.token}`,
+        `Household currency: ${server.bootstrap.settings.currency} (from ${server.bootstrap.settings.currencyFrom}); ` +
+          `time zone: ${server.bootstrap.settings.timeZone} (from ${server.bootstrap.settings.timeZoneFrom}).`,
+        'Change them with PATCH /households/current before you record transactions.',
         `Try:  curl -H "Authorization: Bearer ${server.bootstrap.token}" ${server.url}/households/current`,
         '',
       ].join('\n')}\n`,

@@ -43,7 +43,12 @@ export async function startServer(
     if (ownsStore) await store.close()
     throw error
   }
-  const bootstrap = ownsStore ? await bootstrapOwner(store, config.initOwnerToken) : null
+  const bootstrap = ownsStore
+    ? await bootstrapOwner(store, config.initOwnerToken, {
+        currency: config.initCurrency,
+        timeZone: config.initTimeZone,
+      })
+    : null
   // A restarted embedded store plans with fresh statistics from its first request.
   if (ownsStore) await maintainStore(store)
 

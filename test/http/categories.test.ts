@@ -367,3 +367,21 @@ describe('category reorder over HTTP', () => {
     }
   })
 })
+
+describe('carrying overspending', () => {
+  it('is a setting of the category, read and changed on the Category resource', async () => {
+    const owner = await server.newOwner()
+    const H = `/households/${owner.householdId}`
+    const group = await owner.api.post(`${H}/category-groups`, { name: 'Bills' })
+    const made = await owner.api.post(`${H}/categories`, { groupId: group.body.id, name: 'Car repairs' })
+    expect(made.body.carryOverspending).toBe(false)
+    const patched = await owner.api.patch(`${H}/categories/${made.body.id}`, { carryOverspending: true })
+    expect(patched.status).toBe(200)
+    expect(patched.body.carryOverspending).toBe(true)
+    const listed = (await owner.api.get(`${H}/categories`)).body.items.find((c: any) => c.id === made.body.id)
+    expect(listed.carryOverspending).toBe(true)
+    const month = await owner.api.get(`${H}/budgets/2024-03`)
+    const cell = month.body.groups.flatMap((g: any) => g.categories).find((c: any) => c.id === made.body.id)
+    expect(cell.carryOverspending).toBe(true)
+  })
+})

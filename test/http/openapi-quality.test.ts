@@ -56,9 +56,13 @@ describe('OpenAPI document quality', () => {
 
   it('declares Idempotency-Key on every write and its own error codes on every operation', async () => {
     for (const { path, method, op } of eachOperation(await document())) {
-      // A sync push is exactly-once by its mutation ids; it needs no Idempotency-Key.
+      // A sync push is exactly-once by its mutation ids, and an invitation code works once (a
+      // caller without a key has no user to hold a stored answer); neither takes an Idempotency-Key.
       // A chat turn streams and is never replayed: it refuses the key with 400 (docs/operations.md).
-      if (WRITES.includes(method) && op.operationId !== 'sync.push' && op.operationId !== 'ai.chat') {
+      if (
+        WRITES.includes(method) &&
+        !['sync.push', 'invitations.redeem', 'ai.chat'].includes(op.operationId!)
+      ) {
         expect(
           op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
           `${method} ${path} declares Idempotency-Key`,

@@ -44,6 +44,11 @@ describe('OpenAPI document', () => {
     for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
         if (path === '/healthz') continue
+        if (path === '/invitations/redeem') {
+          // A new user redeems without a key; a user who has one may send it to join as themselves.
+          expect(op.security).toEqual([{}, { bearerAuth: [] }])
+          continue
+        }
         expect(op.description, `${method} ${path}`).toMatch(/Requires scope `[a-z:]+`/)
         expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }])
       }
@@ -63,6 +68,35 @@ describe('API reference page', () => {
       const res = await fetch(`${server.url}${asset}`)
       expect(res.status, asset).toBe(200)
     }
+  })
+
+  it('calls no outside validator, and keeps the key in localStorage only when asked', async () => {
+    const script = await (await fetch(`${server.url}/docs/init.js`)).text()
+    const run = (search: string) => {
+      const stored = new Map([['authorized', '{"bearerAuth":{}}']])
+      let config: any
+      const SwaggerUIBundle = Object.assign((c: unknown) => (config = c), { presets: { apis: {} } })
+      const localStorage = { removeItem: (k: string) => stored.delete(k) }
+      new Function(
+        'window',
+        'location',
+        'localStorage',
+        'SwaggerUIBundle',
+        'SwaggerUIStandalonePreset',
+        script,
+      )({}, { search }, localStorage, SwaggerUIBundle, {})
+      return { config, stored }
+    }
+    const plain = run('')
+    expect(plain.config).toMatchObject({
+      url: '/openapi.json',
+      validatorUrl: null,
+      persistAuthorization: false,
+    })
+    expect(plain.stored.has('authorized')).toBe(false)
+    const remembered = run('?remember-key')
+    expect(remembered.config).toMatchObject({ validatorUrl: null, persistAuthorization: true })
+    expect(remembered.stored.has('authorized')).toBe(true)
   })
 
   it('reports health without a key', async () => {

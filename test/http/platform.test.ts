@@ -111,6 +111,40 @@ describe('errors', () => {
     expectProblem(await owner.api.get('/no/such/route'), 404, 'ROUTE_NOT_FOUND')
   })
 
+  it('answers a method the path does not take with 405 and Allow', async () => {
+    const owner = await server.newOwner()
+    const res = await owner.api.delete('/households/current')
+    expectProblem(res, 405, 'METHOD_NOT_ALLOWED')
+    expect(res.headers.get('allow')).toBe('GET, PATCH, HEAD')
+    const tags = await owner.api.put(`/households/${owner.householdId}/tags`, {})
+    expectProblem(tags, 405, 'METHOD_NOT_ALLOWED')
+    expect(tags.headers.get('allow')).toBe('GET, POST, HEAD')
+    const health = await owner.api.post('/healthz', {})
+    expect(health.headers.get('allow')).toBe('GET, HEAD')
+  })
+
+  it('says which amounts are accepted, for a decimal and for one out of range', async () => {
+    const owner = await server.newOwner()
+    const H = `/households/${owner.householdId}`
+    const account = await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' })
+    const post = (amountCents: unknown) =>
+      owner.api.post(`${H}/transactions`, { accountId: account.body.id, date: '2024-03-01', amountCents })
+    const decimal = await post('12.50')
+    expectProblem(decimal, 400, 'VALIDATION_FAILED')
+    expect(decimal.body.errors).toEqual([
+      expect.objectContaining({
+        path: 'amountCents',
+        message: expect.stringContaining('not a decimal like "12.50"'),
+      }),
+    ])
+    expect(JSON.stringify(decimal.body)).not.toContain('\\d')
+    const huge = await post(9_000_000_000_001)
+    expect(huge.body.errors[0]).toMatchObject({
+      path: 'amountCents',
+      message: 'Must be between -9000000000000 and 9000000000000 cents.',
+    })
+  })
+
   it('answers a body that is not JSON with 415', async () => {
     const owner = await server.newOwner()
     const res = await owner.api.request('PATCH', '/households/current', 'name=x', {

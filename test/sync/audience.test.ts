@@ -141,7 +141,7 @@ describe('who may push what', () => {
     const socket = await joined(owner)
     const before = await household(owner)
     const { results } = await push(socket, [
-      { name: 'members.remove', args: { userId: owner.userId } },
+      { name: 'members.banish', args: { userId: owner.userId } },
       { name: 'households', args: {} },
       { name: 'tags.list', args: {} },
     ])

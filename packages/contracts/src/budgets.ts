@@ -33,7 +33,9 @@ const categoryFields = {
       type: z.enum(['monthly', 'targetBalance', 'targetBalanceByDate', 'neededForSpending']),
       suggestedCents: Cents.describe('What the goal wants assigned this month in all.'),
       underfundedCents: Cents.describe('suggested - assigned, at least 0.'),
-      neededCents: Cents.describe('What progress is measured against.'),
+      neededCents: Cents.describe(
+        "The goal's whole target that progress is measured against (a target balance, or this month's amount for a monthly goal), not what this month still needs: that is `underfundedCents`.",
+      ),
       fundedCents: Cents.describe('What counts toward needed now.'),
       progressBasisPoints: z.number().int().describe('funded / needed in basis points, 0 to 10000.'),
       dueDate: z.string().nullable().describe('YYYY-MM-DD; null for a balance goal without a date.'),
@@ -72,13 +74,21 @@ export const BudgetMonthSchema = z
     uncategorizedCents: Cents.describe(
       'Uncategorized rows on cash accounts this month (opening balances among them).',
     ),
-    overspentLastMonthCents: Cents,
+    overspentLastMonthCents: Cents.describe(
+      'Deprecated: the same figure as `overspendingLastMonthCents` with the opposite sign (0 or positive).',
+    ),
+    overspendingLastMonthCents: Cents.describe(
+      "Last month's cash overspending, taken from Ready to Assign this month: 0 or negative, the sign every overspending field has.",
+    ),
     assignedCents: Cents,
     assignedInFutureCents: Cents,
     activityCents: Cents,
     availableCents: Cents,
     cashOverspendingCents: Cents,
     creditOverspendingCents: Cents,
+    underfundedCents: Cents.describe(
+      "What the month's goals still want assigned: the sum of every live category's `goal.underfundedCents`.",
+    ),
     groups: z.array(BudgetGroupSchema),
   })
   .meta({ id: 'BudgetMonth', description: 'A month of the budget. See docs/budgets.md.' })

@@ -46,6 +46,11 @@ export const CategorySchema = z
     position: Position,
     hidden: z.boolean(),
     goal: CategoryGoalSchema.nullable().describe('The budget goal; null for none.'),
+    carryOverspending: z
+      .boolean()
+      .describe(
+        'Cash overspending stays in the category into next month instead of leaving Ready to Assign.',
+      ),
     createdAt: Instant,
     updatedAt: Instant,
   })

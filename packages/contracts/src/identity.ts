@@ -1,4 +1,4 @@
-import { SCOPES, ScopeListSchema } from '@hearth/engine'
+import { SCOPES, ScopeListSchema, TimeZoneSchema } from '@hearth/engine'
 import { z } from 'zod'
 
 const Instant = z.string().describe('ISO 8601 instant in UTC.')
@@ -64,3 +64,79 @@ export const CreateApiKeyBodySchema = z
     scopes: ScopeListSchema,
   })
   .meta({ id: 'CreateApiKeyBody' })
+
+export const MyHouseholdListSchema = z
+  .object({
+    items: z.array(
+      HouseholdSchema.extend({ role: z.enum(['owner', 'member']), joinedAt: Instant }).meta({
+        id: 'MyHousehold',
+      }),
+    ),
+  })
+  .meta({ id: 'MyHouseholdList' })
+
+export const MembershipSchema = z
+  .object({ householdId: z.string(), userId: z.string(), role: z.enum(['owner', 'member']) })
+  .meta({ id: 'Membership' })
+
+export const InvitationSchema = z
+  .object({
+    id: z.string(),
+    role: z.enum(['owner', 'member']),
+    scopes: z.array(z.enum(SCOPES)).describe('The scopes of the key the invitee gets.'),
+    prefix: z.string().describe('The first characters of the code, to recognise it by.'),
+    note: z.string().nullable(),
+    status: z.enum(['pending', 'redeemed', 'revoked', 'expired']),
+    createdBy: z.string(),
+    createdAt: Instant,
+    expiresAt: Instant,
+    redeemedAt: Instant.nullable(),
+    redeemedBy: z.string().nullable(),
+    revokedAt: Instant.nullable(),
+  })
+  .meta({ id: 'Invitation' })
+
+export const InvitationListSchema = z
+  .object({ items: z.array(InvitationSchema) })
+  .meta({ id: 'InvitationList' })
+
+export const CreatedInvitationSchema = InvitationSchema.extend({
+  code: z.string().describe('The code to hand to the invitee. Shown once, in this response only.'),
+}).meta({ id: 'CreatedInvitation' })
+
+export const CreateInvitationBodySchema = z
+  .strictObject({
+    role: z.enum(['owner', 'member']).optional().describe('Default `member`.'),
+    scopes: ScopeListSchema.describe("The redeemer's first key gets these; a subset of yours."),
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .describe('Default 7 days from now; at most 30 days ahead.'),
+    note: z.string().max(200).nullish().describe('Who it is for, for your own list.'),
+  })
+  .meta({ id: 'CreateInvitationBody' })
+
+export const RedeemInvitationBodySchema = z
+  .strictObject({
+    code: z.string().min(1).max(200).describe('The code the owner handed you.'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Your name; required when you call without a key (a new user is made).'),
+    email: z.email().max(320).nullish().describe('Your email, when you call without a key.'),
+    timeZone: TimeZoneSchema.nullish().describe('Your time zone, when you call without a key.'),
+    keyName: z.string().trim().min(1).max(200).optional().describe('Default "Invitation key".'),
+  })
+  .meta({ id: 'RedeemInvitationBody' })
+
+export const RedemptionSchema = z
+  .object({
+    household: HouseholdSchema,
+    userId: z.string(),
+    role: z.enum(['owner', 'member']),
+    apiKey: CreatedApiKeySchema,
+  })
+  .meta({ id: 'Redemption' })

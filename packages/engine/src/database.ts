@@ -7,6 +7,7 @@ import type {
   ApiKeysTable,
   HouseholdClockTable,
   HouseholdsTable,
+  InvitationsTable,
   MembershipsTable,
   UsersTable,
 } from './identity/tables.ts'
@@ -23,6 +24,7 @@ interface FoundationTables {
   households: HouseholdsTable
   memberships: MembershipsTable
   api_keys: ApiKeysTable
+  invitations: InvitationsTable
   household_clock: HouseholdClockTable
   change_log: ChangeLogTable
   outbox: OutboxTable

@@ -18,3 +18,9 @@ export function mintApiKey(token = `${TOKEN_PREFIX}${randomBytes(32).toString('b
 export function hashApiKey(token: string): string {
   return createHash('sha256').update(token).digest('hex')
 }
+
+/** Mints a single-use invitation code (192 random bits); stored hashed like a key. */
+export function mintInvitationCode(): MintedKey {
+  const token = `hinv_${randomBytes(24).toString('base64url')}`
+  return { token, hash: hashApiKey(token), prefix: token.slice(0, 9) }
+}

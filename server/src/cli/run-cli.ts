@@ -26,6 +26,11 @@ Commands:
   key create --user <userId> --name <name> [--scopes all|scope,scope,...]
   key list --user <userId>
   key revoke --user <userId> --id <keyId>
+  household list
+  owner recover [--household <id>] [--name <key name>]
+
+\`owner recover\` is for an owner who lost their only key: it issues a new all-scopes key to the
+household's longest-standing owner (the household may be left out when the store holds one).
 
 The CLI opens the store itself (HEARTH_DATA_DIR or DATABASE_URL). The embedded store is held by a
 running server: stop it first, or manage keys over HTTP (POST /users/me/api-keys).`
@@ -124,6 +129,52 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
       json: { ...result, key: minted.token },
     }
   },
+  async 'household list'(store) {
+    const rows = await store.db
+      .selectFrom('households as h')
+      .leftJoin('memberships as m', (j) => j.onRef('m.household_id', '=', 'h.id').on('m.role', '=', 'owner'))
+      .leftJoin('users as u', 'u.id', 'm.user_id')
+      .select(['h.id', 'h.name', 'u.id as ownerId', 'u.name as ownerName'])
+      .orderBy('h.created_at')
+      .orderBy('h.id')
+      .orderBy('m.created_at')
+      .execute()
+    const text = rows.length
+      ? rows
+          .map((r) => `${r.id}  ${r.name}  owner: ${r.ownerId ?? '-'} (${r.ownerName ?? 'none'})`)
+          .join('\n')
+      : 'No households.'
+    return { text, json: { items: rows } }
+  },
+  async 'owner recover'(store, v) {
+    const householdId = v.household ?? (await onlyHousehold(store))
+    const owner = await store.db
+      .selectFrom('memberships')
+      .select('user_id')
+      .where('household_id', '=', householdId)
+      .where('role', '=', 'owner')
+      .orderBy('created_at')
+      .orderBy('user_id')
+      .executeTakeFirst()
+    if (!owner) throw new EngineError(404, 'NOT_FOUND', `Household ${householdId} was not found.`)
+    const minted = mintApiKey()
+    const { result } = await runMutation(
+      store.db,
+      operations.apiKeys.create,
+      {
+        id: newUlid(),
+        name: v.name ?? 'Recovery key',
+        scopes: [...SCOPES],
+        keyHash: minted.hash,
+        prefix: minted.prefix,
+      },
+      actingAs(owner.user_id),
+    )
+    return {
+      text: `Created key ${result.id} for owner ${owner.user_id} of household ${householdId}.\nKey (shown once, keep it safe): ${minted.token}`,
+      json: { ...result, key: minted.token, userId: owner.user_id, householdId },
+    }
+  },
   async 'key list'(store, v) {
     const keys = await runQuery(store.db, operations.apiKeys.list, {}, actingAs(required(v, 'user')))
     const text = keys.length
@@ -152,6 +203,14 @@ function parseScopes(list: string): Scope[] {
   if (unknown.length)
     throw new UsageError(`Unknown scopes: ${unknown.join(', ')}. Known: ${SCOPES.join(', ')}`)
   return scopes as Scope[]
+}
+
+/** The store's one household, for commands that may leave it out when there is no doubt. */
+async function onlyHousehold(store: Store): Promise<string> {
+  const rows = await store.db.selectFrom('households').select('id').limit(2).execute()
+  if (rows.length === 0) throw new EngineError(404, 'NOT_FOUND', 'The store holds no household.')
+  if (rows.length > 1) throw new UsageError('The store holds several households: name one with --household.')
+  return rows[0]!.id
 }
 
 async function assertUser(store: Store, userId: string): Promise<void> {

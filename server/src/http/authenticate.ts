@@ -7,6 +7,9 @@ import { problem } from './problem.ts'
 /** Paths anyone may read without a key: health, the OpenAPI document and the reference page. */
 const PUBLIC = /^\/(healthz|openapi\.json|docs(\/.*)?)$/
 
+/** Paths a caller may use with a key or without one: redeeming an invitation as a new user. */
+const KEY_OPTIONAL = /^\/invitations\/redeem$/
+
 /** The household a path names: `/households/{ref}` or below it. */
 const HOUSEHOLD_PATH = /^\/households\/([^/]+)/
 
@@ -18,6 +21,7 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
   return async function authenticate(c, next) {
     if (PUBLIC.test(c.req.path)) return next()
     const header = c.req.header('authorization') ?? ''
+    if (header === '' && KEY_OPTIONAL.test(c.req.path)) return next()
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
     const unauthorized = (detail: string) =>
       problem(c, 401, 'UNAUTHENTICATED', { detail, headers: { 'www-authenticate': 'Bearer realm="hearth"' } })

@@ -36,6 +36,15 @@ const IdempotencyKeyHeader = z
       'the same key answers 422 `IDEMPOTENCY_KEY_REUSED`.',
   })
 
+const IfMatchHeader = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      'The `ETag` of the resource as you last read it (`GET` at this path). The write happens only if the resource ' +
+      'still has it; otherwise 412 `PRECONDITION_FAILED` and nothing changes. `*` matches any.',
+  })
+
 /** A ULID the caller may choose, or leave out for the route to make. */
 function clientId(schema: z.ZodType): z.ZodType {
   return schema.optional().meta({ description: 'Your own ULID for the new row; one is made if omitted.' })
@@ -47,9 +56,12 @@ export function mountOperationRoutes(
   store: Store,
   routes: readonly OperationRoute[],
 ) {
+  // A write with a read at its path honours If-Match against that read's ETag.
+  const reads = new Map(routes.filter((r) => r.spec.method === 'get').map((r) => [r.spec.path, r]))
   for (const route of routes) {
-    app.openAPIRegistry.registerPath(openApiEntry(route) as never)
-    app.on(route.spec.method.toUpperCase(), honoPath(route.spec.path), operationHandler(store, route))
+    const read = route.spec.method === 'get' ? undefined : reads.get(route.spec.path)
+    app.openAPIRegistry.registerPath(openApiEntry(route, read !== undefined) as never)
+    app.on(route.spec.method.toUpperCase(), honoPath(route.spec.path), operationHandler(store, route, read))
   }
 }
 
@@ -59,7 +71,7 @@ function honoPath(path: string): string {
 }
 
 /** The OpenAPI entry of a bound operation, every fact taken from the operation or the route once. */
-export function openApiEntry({ operation, spec }: OperationRoute) {
+export function openApiEntry({ operation, spec }: OperationRoute, ifMatch = false) {
   const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
   const fromPath = new Set(pathParams.map((p) => argName(spec, pathParams, p)))
   const shape = shapeOf(operation) as Record<string, z.ZodType>
@@ -96,7 +108,12 @@ export function openApiEntry({ operation, spec }: OperationRoute) {
     security: [{ bearerAuth: [] }],
     request: {
       params,
-      ...(write && { headers: z.object({ 'idempotency-key': IdempotencyKeyHeader }) }),
+      ...((write || ifMatch) && {
+        headers: z.object({
+          ...(write && { 'idempotency-key': IdempotencyKeyHeader }),
+          ...(ifMatch && { 'if-match': IfMatchHeader }),
+        }),
+      }),
       ...(!write && Object.keys(rest).length > 0 && { query: input }),
       ...(write &&
         (spec.input !== undefined || Object.keys(rest).length > 0) && {
@@ -115,6 +132,12 @@ export function openApiEntry({ operation, spec }: OperationRoute) {
               content: { 'application/json': { schema: spec.response ?? z.unknown() } },
             },
       ...errorResponses(spec, operation, write, pathParams.length > 0 || spec.path.includes('{householdId}')),
+      ...(ifMatch && {
+        412: {
+          description: 'If-Match named another version of the resource: `PRECONDITION_FAILED`.',
+          content: problemContent,
+        },
+      }),
     },
   }
 }

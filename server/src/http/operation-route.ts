@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto'
 import {
+  type ActorContext,
   applyMutation,
   authorize,
   claimIdempotencyKey,
+  type Database,
   EngineError,
+  type HouseholdContext,
   type IdempotencyClaim,
+  insufficientScope,
   newUlid,
   type Operation,
   parseArgs,
+  type Query,
   runQuery,
   type Store,
   type StoredAnswer,
@@ -15,6 +20,7 @@ import {
   storeIdempotentRefusal,
 } from '@hearth/engine'
 import type { Context } from 'hono'
+import type { Transaction } from 'kysely'
 import { type AppEnv, actorContext, householdContext } from './env.ts'
 import { engineProblem, problem } from './problem.ts'
 import { RESERVED_PATH_WORDS } from './reserved-path-words.ts'
@@ -58,6 +64,11 @@ export interface OperationRouteSpec {
   prepare?(input: RouteInput): { args: unknown; present?(result: unknown): unknown }
   /** Shapes the success body from the operation's result. */
   present?(result: unknown): unknown
+  /**
+   * The household operation makes the household its `id` argument names (`households.create`):
+   * its path names none, and it runs in the new household with the caller as its owner.
+   */
+  createsHousehold?: boolean
 }
 
 /** An operation bound to a route. */
@@ -72,7 +83,11 @@ export function operationRoute(operation: Operation, spec: OperationRouteSpec): 
     throw new Error(`${operation.name} is a system operation; no route may expose it`)
   }
   const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
-  if (operation.level === 'household' && !spec.path.startsWith('/households/{householdId}')) {
+  if (
+    operation.level === 'household' &&
+    !spec.createsHousehold &&
+    !spec.path.startsWith('/households/{householdId}')
+  ) {
     throw new Error(
       `${operation.name} is a household operation; its path must start with /households/{householdId}`,
     )
@@ -111,7 +126,7 @@ export function hasBody(spec: OperationRouteSpec): boolean {
  * body is parsed, runs it, and answers with its status. A write runs with its Idempotency-Key
  * claim and stored answer in the one transaction of the write itself.
  */
-export function operationHandler(store: Store, { operation, spec }: OperationRoute) {
+export function operationHandler(store: Store, { operation, spec }: OperationRoute, read?: OperationRoute) {
   const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
   return async function operationHandler(c: Context<AppEnv>): Promise<Response> {
     const params: Record<string, string> = {}
@@ -122,22 +137,30 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
       }
       params[p] = value
     }
-    const ctx = operation.level === 'household' ? householdContext(c.var) : actorContext(c.var)
-    authorize(operation, ctx)
+    const inHousehold = operation.level === 'household' && !spec.createsHousehold
+    const actor = inHousehold ? householdContext(c.var) : actorContext(c.var)
+    if (spec.createsHousehold) {
+      if (operation.scope && !actor.scopes.includes(operation.scope)) throw insufficientScope(operation.scope)
+    } else authorize(operation, actor)
     const rawBody = hasBody(spec) ? await c.req.text() : ''
     const claim = idempotencyClaim(c, rawBody)
     if (claim instanceof Response) return claim
     const input: RouteInput = { params, query: queryOf(c, operation), body: parseBody(c, spec, rawBody) }
     const prepared = spec.prepare?.(input) ?? { args: mergeInput(spec, pathParams, input) }
     const present = prepared.present ?? spec.present ?? ((r: unknown) => r)
+    const ctx = spec.createsHousehold
+      ? { ...actor, householdId: String((prepared.args as { id?: unknown }).id), role: 'owner' as const }
+      : actor
     const answer = (result: unknown): StoredAnswer =>
       spec.status === 204
         ? { status: 204, contentType: null, body: null }
         : { status: spec.status, contentType: 'application/json', body: JSON.stringify(present(result)) }
 
     if (operation.kind === 'query') {
-      return respond(answer(await runQuery(store.db, operation, prepared.args, ctx)))
+      const read = answer(await runQuery(store.db, operation, prepared.args, ctx))
+      return respond(read, false, spec.method === 'get' ? entityTag(read.body) : undefined)
     }
+    const ifMatch = read && spec.method !== 'post' ? c.req.header('if-match') : undefined
     try {
       const outcome = await store.db.transaction().execute(async (tx) => {
         if (claim) {
@@ -146,6 +169,8 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
         }
         // Parsed after the claim, so a retry of a refused request replays its refusal.
         const args = parseArgs(operation.args, prepared.args)
+        if (ifMatch !== undefined)
+          await checkIfMatch(tx, read!, { ...input, query: {}, body: {} }, ctx, ifMatch)
         const { result } = await applyMutation(tx, operation, args, ctx)
         const stored = answer(result)
         if (claim) await storeIdempotentAnswer(tx, claim, stored)
@@ -167,11 +192,57 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
   }
 }
 
-function respond(answer: StoredAnswer, replayed = false): Response {
+function respond(answer: StoredAnswer, replayed = false, etag?: string): Response {
   const headers: Record<string, string> = {}
   if (answer.contentType) headers['content-type'] = answer.contentType
   if (replayed) headers['idempotent-replayed'] = 'true'
+  if (etag) headers.etag = etag
   return new Response(answer.body, { status: answer.status, headers })
+}
+
+/** A strong entity tag of a read's body: the same representation, the same tag, on any instance. */
+export function entityTag(body: string | null): string {
+  return `"${createHash('sha256')
+    .update(body ?? '')
+    .digest('base64url')
+    .slice(0, 27)}"`
+}
+
+/**
+ * Honours `If-Match` on a write: the resource's read, run in the write's transaction after the
+ * household's clock is locked (so no other write lands between the check and this one), must
+ * carry one of the tags given, or the write is refused with 412 and nothing changes.
+ */
+async function checkIfMatch(
+  tx: Transaction<Database>,
+  read: OperationRoute,
+  input: RouteInput,
+  ctx: ActorContext,
+  header: string,
+): Promise<void> {
+  const householdId = (ctx as Partial<HouseholdContext>).householdId
+  if (householdId) {
+    await tx
+      .selectFrom('household_clock')
+      .select('version')
+      .where('household_id', '=', householdId)
+      .forUpdate()
+      .execute()
+  }
+  const readParams = paramsOf(read.spec.path).filter((p) => p !== 'householdId')
+  const args = read.spec.prepare?.(input).args ?? mergeInput(read.spec, readParams, input)
+  const result = await runQuery(tx, read.operation as Query, args, ctx)
+  const body = JSON.stringify((read.spec.present ?? ((r: unknown) => r))(result))
+  const current = entityTag(body)
+  const wanted = header.split(',').map((t) => t.trim().replace(/^W\//, ''))
+  if (!wanted.includes('*') && !wanted.includes(current)) {
+    throw new EngineError(
+      412,
+      'PRECONDITION_FAILED',
+      'The resource changed since you read it (If-Match does not match its ETag). Read it again, then retry.',
+      { extra: { etag: current } },
+    )
+  }
 }
 
 function keyReused(c: Context<AppEnv>): Response {

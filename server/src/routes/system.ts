@@ -34,11 +34,19 @@ const DOCS_HTML = `<!doctype html>
 </body>
 </html>`
 
-const DOCS_INIT = `window.ui = SwaggerUIBundle({
+/**
+ * No outside validator (Swagger UI's default sends the document to validator.swagger.io, which
+ * fails offline and on private hosts), and the key is kept in localStorage only when the reader
+ * asks with `/docs?remember-key`; otherwise a key remembered before is forgotten.
+ */
+const DOCS_INIT = `var rememberKey = new URLSearchParams(location.search).has('remember-key');
+if (!rememberKey) { try { localStorage.removeItem('authorized'); } catch (e) {} }
+window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#reference',
   deepLinking: true,
-  persistAuthorization: true,
+  validatorUrl: null,
+  persistAuthorization: rememberKey,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
   layout: 'StandaloneLayout'
 });`

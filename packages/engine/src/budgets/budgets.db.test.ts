@@ -69,6 +69,7 @@ describe('month snapshot', () => {
     expect(feb).toMatchObject({
       readyToAssignCarriedInCents: '60000',
       overspentLastMonthCents: '5000',
+      overspendingLastMonthCents: '-5000',
       readyToAssignCents: '55000',
     })
     expect(Number(feb.readyToAssignCents) + Number(feb.availableCents)).toBe(100_000 - 35_000)
@@ -278,6 +279,8 @@ describe('goals', () => {
     const carBefore = before.groups.flatMap((x) => x.categories).find((c) => c.id === car)!
     // 600.00 over January to June: 100.00 a month.
     expect(carBefore.goal).toMatchObject({ suggestedCents: '10000', dueDate: '2024-06-30', monthsLeft: 6 })
+    // The month's own total: Rent still wants 600.00, Car 100.00.
+    expect(before.underfundedCents).toBe('70000')
     expect(h.cell(before, fun).state).toBe('zero')
 
     await h.spend(checking, fun, -1_000, '2024-01-09')

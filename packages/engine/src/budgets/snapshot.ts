@@ -59,13 +59,18 @@ export interface BudgetMonthSnapshot {
   readyToAssignCarriedInCents: string
   incomeCents: string
   uncategorizedCents: string
+  /** Deprecated: positive. `overspendingLastMonthCents` follows the one sign rule (0 or negative). */
   overspentLastMonthCents: string
+  /** Last month's cash overspending taken from Ready to Assign: 0 or negative, as every overspending field. */
+  overspendingLastMonthCents: string
   assignedCents: string
   assignedInFutureCents: string
   activityCents: string
   availableCents: string
   cashOverspendingCents: string
   creditOverspendingCents: string
+  /** What the month's goals still want assigned: the sum of their `underfundedCents`. */
+  underfundedCents: string
   groups: BudgetGroupSnapshot[]
 }
 
@@ -123,7 +128,7 @@ export function snapshotOf(
     list.push(c)
     byGroup.set(c.groupId, list)
   }
-  const totals = { activity: 0n, available: 0n, cash: 0n, credit: 0n }
+  const totals = { activity: 0n, available: 0n, cash: 0n, credit: 0n, underfunded: 0n }
   const groups: BudgetGroupSnapshot[] = []
   for (const g of loaded.groups) {
     const sums = { assigned: 0n, activity: 0n, available: 0n }
@@ -142,6 +147,7 @@ export function snapshotOf(
       }
       sums.activity += m.activity
       const goal = goalProgress(c, month, m)
+      if (goal && c.goal && !c.deleted) totals.underfunded += goal.underfundedCents
       categories.push({
         id: c.id,
         name: c.name,
@@ -194,12 +200,14 @@ export function snapshotOf(
     incomeCents: String(budget.income),
     uncategorizedCents: String(budget.uncategorized),
     overspentLastMonthCents: String(budget.overspentLastMonth),
+    overspendingLastMonthCents: String(-budget.overspentLastMonth),
     assignedCents: String(budget.assigned),
     assignedInFutureCents: String(budget.assignedInFuture),
     activityCents: String(totals.activity),
     availableCents: String(totals.available),
     cashOverspendingCents: String(totals.cash),
     creditOverspendingCents: String(totals.credit),
+    underfundedCents: String(totals.underfunded),
     groups,
   }
 }

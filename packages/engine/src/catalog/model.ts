@@ -12,6 +12,8 @@ export interface Category {
   hidden: boolean
   /** The budget goal the month snapshot measures the category against; null for none. */
   goal: CategoryGoal | null
+  /** Whether cash overspending carries into next month in the category (docs/budgets.md). */
+  carryOverspending: boolean
   createdAt: string
   updatedAt: string
 }
@@ -65,6 +67,7 @@ export function toCategory(row: CategoryRow): Category {
     position: row.position,
     hidden: row.hidden,
     goal: toCategoryGoal(row.goal),
+    carryOverspending: row.carry_overspending,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   }

@@ -47,6 +47,8 @@ export const UpdateCategoryArgsSchema = z.strictObject({
   hidden: z.boolean().optional(),
   /** Replaces the goal whole; null removes it. */
   goal: CategoryGoalSchema.nullable().optional(),
+  /** Cash overspending carries into next month in the category (from every month on). */
+  carryOverspending: z.boolean().optional(),
 })
 export type UpdateCategoryArgs = z.output<typeof UpdateCategoryArgsSchema>
 

@@ -26,6 +26,8 @@ export interface CategoriesTable {
   hidden: ColumnType<boolean, boolean | undefined, boolean>
   /** The budget goal, as the API shows it; written as JSON text. */
   goal: ColumnType<CategoryGoal | null, string | null | undefined, string | null>
+  /** Cash overspending stays in the category into next month instead of leaving Ready to Assign. */
+  carry_overspending: ColumnType<boolean, boolean | undefined, boolean>
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>

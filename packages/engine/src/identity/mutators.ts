@@ -1,3 +1,5 @@
+import type { Transaction } from 'kysely'
+import type { Database } from '../database.ts'
 import { conflict, EngineError, notFound } from '../errors.ts'
 import { defineMutator, defineUserMutator } from '../mutator/define.ts'
 import type { IdentityHooks } from './household-seeders.ts'
@@ -54,7 +56,7 @@ export function defineCreateHousehold(hooks: IdentityHooks) {
     audience: 'server',
     description:
       'Creates a household with the acting user as its owner, and makes it their default if they have none.',
-    scope: null,
+    scope: 'write:households',
     args: CreateHouseholdArgsSchema,
     async run(tx, args, ctx) {
       if (args.id !== ctx.householdId) {
@@ -91,7 +93,10 @@ export function defineCreateHousehold(hooks: IdentityHooks) {
   })
 }
 
-/** Renames or re-settles a household; owners only. */
+/**
+ * Renames or re-settles a household; owners only. The base currency is fixed once a transaction
+ * exists: every amount, balance and budget figure is in it, and nothing converts them.
+ */
 export const updateHousehold = defineMutator({
   audience: 'device',
   description: 'Renames or re-settles a household.',
@@ -99,6 +104,7 @@ export const updateHousehold = defineMutator({
   ownerOnly: true,
   args: UpdateHouseholdArgsSchema,
   async run(tx, args, ctx) {
+    if (args.baseCurrency !== undefined) await assertCurrencyMayChange(tx, ctx.householdId, args.baseCurrency)
     const row = await tx
       .updateTable('households')
       .set({
@@ -116,6 +122,30 @@ export const updateHousehold = defineMutator({
     return toHousehold(row)
   },
 })
+
+/** Refuses a new base currency once the household has a transaction (deleted ones count). */
+async function assertCurrencyMayChange(tx: Transaction<Database>, householdId: string, currency: string) {
+  const household = await tx
+    .selectFrom('households')
+    .select('base_currency')
+    .where('id', '=', householdId)
+    .executeTakeFirst()
+  if (!household || household.base_currency === currency) return
+  const used = await tx
+    .selectFrom('transactions')
+    .select('id')
+    .where('household_id', '=', householdId)
+    .limit(1)
+    .executeTakeFirst()
+  if (used) {
+    throw conflict(
+      'BASE_CURRENCY_LOCKED',
+      `The base currency stays ${household.base_currency} once the household has transactions: every amount and budget figure is in it. ` +
+        'Create a new household in the other currency, or keep this one and record foreign accounts in their own currency with an exchange rate.',
+      { baseCurrency: household.base_currency },
+    )
+  }
+}
 
 /** Adds a user to the household, or changes their role; owners only. */
 export const addMember = defineMutator({

@@ -1,4 +1,13 @@
 import type { IdentityHooks } from './household-seeders.ts'
+import { createInvitation, listInvitations, redeemInvitation, revokeInvitation } from './invitations.ts'
+import {
+  leaveHousehold,
+  listMemberKeys,
+  listMyHouseholds,
+  removeMember,
+  revokeMemberKey,
+  updateMember,
+} from './membership.ts'
 import {
   addMember,
   createApiKey,
@@ -25,11 +34,23 @@ export function identityOperations(hooks: IdentityHooks) {
     households: {
       create: defineCreateHousehold(hooks),
       get: getHousehold,
+      leave: leaveHousehold,
+      listMine: listMyHouseholds,
       update: updateHousehold,
+    },
+    invitations: {
+      create: createInvitation,
+      list: listInvitations,
+      redeem: redeemInvitation,
+      revoke: revokeInvitation,
     },
     members: {
       add: addMember,
       list: listMembers,
+      listKeys: listMemberKeys,
+      remove: removeMember,
+      revokeKey: revokeMemberKey,
+      update: updateMember,
     },
     profile: {
       get: getProfile,

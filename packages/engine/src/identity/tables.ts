@@ -47,6 +47,23 @@ export interface ApiKeysTable {
   revoked_at: Date | null
 }
 
+/** An owner's single-use offer of a role and a key's scopes; only the code's SHA-256 is kept. */
+export interface InvitationsTable {
+  household_id: string
+  id: string
+  code_hash: string
+  prefix: string
+  role: Role
+  scopes: string[]
+  note: string | null
+  created_by: string
+  created_at: Timestamp
+  expires_at: Timestamp
+  redeemed_at: Date | null
+  redeemed_by: string | null
+  revoked_at: Date | null
+}
+
 /** The per-household version counter that sync reads; bumped once per mutation. */
 export interface HouseholdClockTable {
   household_id: string
@@ -58,3 +75,4 @@ export type HouseholdRow = Selectable<HouseholdsTable>
 export type MembershipRow = Selectable<MembershipsTable>
 export type ApiKeyRow = Selectable<ApiKeysTable>
 export type NewApiKey = Insertable<ApiKeysTable>
+export type InvitationRow = Selectable<InvitationsTable>

@@ -20,6 +20,7 @@ import * as outboxClaimOrder from './0017-outbox-claim-order.ts'
 import * as exchangeRateText from './0018-exchange-rate-text.ts'
 import * as serverRowsGate from './0019-server-rows-gate.ts'
 import * as sessionRights from './0020-session-rights.ts'
+import * as households from './0022-households.ts'
 import * as recurrences from './0023-recurrences.ts'
 import * as loans from './0024-loans.ts'
 import * as assistant from './0027-assistant.ts'
@@ -46,6 +47,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018-exchange-rate-text': exchangeRateText,
   '0019-server-rows-gate': serverRowsGate,
   '0020-session-rights': sessionRights,
+  '0022-households': households,
   '0023-recurrences': recurrences,
   '0024-loans': loans,
   '0027-assistant': assistant,

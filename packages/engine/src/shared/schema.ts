@@ -37,16 +37,19 @@ export const DateSchema = z
   )
   .refine((s) => s >= MIN_DATE && s <= MAX_DATE, `Must be a day from ${MIN_DATE} to ${MAX_DATE}.`)
 
+/** The largest amount, in cents, either way: ±9·10¹² (90 billion in major units). */
+export const MAX_AMOUNT_CENTS = 9_000_000_000_000
+
+const CENTS_SHAPE =
+  'Must be a whole number of cents, as a JSON integer or an integer string (such as -1250 or "-1250"), not a decimal like "12.50".'
+
 /** Integer cents, given as a JSON integer or an integer string, bounded to stay exact. */
 export const CentsSchema = z
-  .union([z.number().int(), z.string().regex(/^-?\d{1,16}$/)], {
-    error:
-      'Must be a whole number of cents, as a JSON integer or an integer string (such as -1250 or "-1250").',
-  })
+  .union([z.number().int(CENTS_SHAPE), z.string().regex(/^-?\d{1,16}$/, CENTS_SHAPE)], { error: CENTS_SHAPE })
   .transform((v) => (typeof v === 'string' ? Number(v) : v))
   .refine(
-    (n) => Number.isSafeInteger(n) && Math.abs(n) <= 9_000_000_000_000_000 / 1000,
-    'Amount is out of range.',
+    (n) => Number.isSafeInteger(n) && Math.abs(n) <= MAX_AMOUNT_CENTS,
+    `Must be between -${MAX_AMOUNT_CENTS} and ${MAX_AMOUNT_CENTS} cents.`,
   )
 
 /** A short human name: trimmed, 1 to 200 characters. */

@@ -76,6 +76,7 @@ export const READ_POLICY = {
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },
+  invitations: { serverOnly: true, why: 'Code hashes are secrets, and only owners list invitations.' },
   idempotency_keys: { serverOnly: true, why: 'Stored REST answers, per caller.' },
   outbox: { serverOnly: true, why: 'Side effects waiting for the server to send them.' },
   change_log: {

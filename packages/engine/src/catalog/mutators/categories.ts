@@ -80,6 +80,7 @@ export const updateCategory = defineMutator({
         ...(patch.name !== undefined && { name: patch.name }),
         ...(patch.hidden !== undefined && { hidden: patch.hidden }),
         ...(patch.goal !== undefined && { goal: patch.goal ? JSON.stringify(patch.goal) : null }),
+        ...(patch.carryOverspending !== undefined && { carry_overspending: patch.carryOverspending }),
         ...(position !== undefined && { position }),
         group_id: groupId,
         updated_at: ctx.now,

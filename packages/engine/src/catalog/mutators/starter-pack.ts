@@ -109,6 +109,7 @@ export const seedStarterPack = defineMutator({
           position: Math.min(categoryPosition++, MAX_POSITION),
           hidden: false,
           goal: null,
+          carry_overspending: false,
           created_at: ctx.now,
           updated_at: ctx.now,
           deleted_at: null,
