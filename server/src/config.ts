@@ -6,6 +6,8 @@ export interface ServerConfig {
   host: string
   databaseUrl?: string
   dataDir: string
+  /** Sync the embedded store's write-ahead log before answering a write (`HEARTH_DURABILITY`, default on). */
+  durability: boolean
   logLevel: string
   initOwnerToken?: string
   /** Largest accepted request body, in bytes. */
@@ -33,11 +35,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`HEARTH_SYNC_LOG_WINDOW_DAYS must be a positive number of days, got "${windowDays}".`)
   }
   const corsOrigins = parseOrigins(env.HEARTH_CORS_ORIGINS || '*')
+  const durability = env.HEARTH_DURABILITY || 'on'
+  if (durability !== 'on' && durability !== 'off') {
+    throw new Error(`HEARTH_DURABILITY must be on or off, got "${durability}".`)
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: dataDir === 'memory://' ? dataDir : resolve(dataDir),
+    durability: durability === 'on',
     logLevel: env.LOG_LEVEL || 'info',
     initOwnerToken,
     bodyLimitBytes: 1024 * 1024,

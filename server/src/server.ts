@@ -6,6 +6,7 @@ import pino, { type Logger } from 'pino'
 import { createApp } from './app.ts'
 import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
 import type { ServerConfig } from './config.ts'
+import { warnIfNotDurable } from './durability-check.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
 import { attachSync } from './sync/attach-sync.ts'
@@ -34,7 +35,12 @@ export async function startServer(
   const logger = options.logger ?? pino({ level: config.logLevel })
   const ownsStore = !options.store
   const store =
-    options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+    options.store ??
+    (await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      durable: config.durability,
+    }))
   try {
     const applied = await migrateToLatest(store.db)
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrated')
@@ -42,6 +48,7 @@ export async function startServer(
     if (ownsStore) await store.close()
     throw error
   }
+  await warnIfNotDurable(store, logger, config)
   const bootstrap = ownsStore ? await bootstrapOwner(store, config.initOwnerToken) : null
   // A restarted embedded store plans with fresh statistics from its first request.
   if (ownsStore) await maintainStore(store)

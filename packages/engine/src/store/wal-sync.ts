@@ -1,0 +1,126 @@
+import { closeSync, fdatasyncSync, openSync } from 'node:fs'
+import { type FileHandle, open } from 'node:fs/promises'
+
+/** Thrown by every commit after a sync of the write-ahead log failed: the store cannot promise anything. */
+export class DurabilityError extends Error {
+  constructor(cause: unknown) {
+    super(
+      `Syncing the embedded store's write-ahead log failed (${cause instanceof Error ? cause.message : String(cause)}); ` +
+        'no further write is acknowledged. Check the disk, then restart the server.',
+      { cause },
+    )
+    this.name = 'DurabilityError'
+  }
+}
+
+/** Handles kept open on recent segments; older ones are closed, a new segment every 16 MB. */
+const KEPT_HANDLES = 4
+
+/**
+ * Group commit for the embedded store's write-ahead log. PostgreSQL asks for each commit's WAL
+ * to be synced (`defer`), inside a synchronous call into WebAssembly where waiting would stop
+ * the whole process; the sync is run here instead, on Node's thread pool, once the call is
+ * over, and `settle` answers when every WAL write made so far is on stable storage. Commits
+ * that finish while a sync is running share the next one. An fdatasync from our own file
+ * handle flushes the file, whoever wrote it: the kernel syncs the file, not the descriptor.
+ */
+export class WalSync {
+  /** Segment files with writes not yet synced. */
+  #dirty = new Set<string>()
+  /** Files a running round has taken and not finished. */
+  #syncing = new Set<string>()
+  #deferred = 0
+  #synced = 0
+  #round: Promise<void> | null = null
+  #failure: DurabilityError | null = null
+  readonly #handles = new Map<string, Promise<FileHandle>>()
+
+  /** Records that `path` (a WAL segment) was asked to be synced. */
+  defer(path: string): void {
+    this.#dirty.add(path)
+    this.#deferred++
+  }
+
+  /** Whether a WAL write waits for its sync. */
+  get pending(): boolean {
+    return this.#synced < this.#deferred
+  }
+
+  /**
+   * Syncs every deferred WAL write now, blocking: before PostgreSQL writes or syncs any other
+   * file (a data page, the control file at a checkpoint), so no file on disk is ever ahead of
+   * the log that explains it.
+   */
+  syncNow(): void {
+    if (!this.pending) return
+    if (this.#failure) throw this.#failure
+    const upTo = this.#deferred
+    try {
+      for (const path of new Set([...this.#dirty, ...this.#syncing])) {
+        const fd = openSync(path, 'r')
+        try {
+          fdatasyncSync(fd)
+        } finally {
+          closeSync(fd)
+        }
+      }
+    } catch (error) {
+      this.#failure = new DurabilityError(error)
+      throw this.#failure
+    }
+    this.#dirty.clear()
+    this.#synced = Math.max(this.#synced, upTo)
+  }
+
+  /** Answers once every WAL write deferred before this call is on stable storage. */
+  async settle(): Promise<void> {
+    const target = this.#deferred
+    while (this.#synced < target) {
+      if (this.#failure) throw this.#failure
+      if (!this.#round) this.#round = this.#run().finally(() => (this.#round = null))
+      await this.#round
+    }
+    if (this.#failure) throw this.#failure
+  }
+
+  /** Closes the handles kept open. */
+  async close(): Promise<void> {
+    await this.#round?.catch(() => {})
+    const handles = [...this.#handles.values()]
+    this.#handles.clear()
+    await Promise.all(handles.map(async (h) => (await h.catch(() => null))?.close()))
+  }
+
+  async #run(): Promise<void> {
+    const upTo = this.#deferred
+    const paths = [...this.#dirty]
+    this.#dirty.clear()
+    this.#syncing = new Set(paths)
+    try {
+      await Promise.all(paths.map(async (path) => (await this.#handle(path)).datasync()))
+      this.#synced = Math.max(this.#synced, upTo)
+    } catch (error) {
+      // As PostgreSQL does after a failed fsync: never retry and pretend, the kernel may have dropped the pages.
+      this.#failure ??= new DurabilityError(error)
+      throw this.#failure
+    } finally {
+      this.#syncing.clear()
+    }
+  }
+
+  #handle(path: string): Promise<FileHandle> {
+    let handle = this.#handles.get(path)
+    if (!handle) {
+      handle = open(path, 'r')
+      this.#handles.set(path, handle)
+      handle.catch(() => this.#handles.delete(path))
+      for (const [old, h] of this.#handles) {
+        if (this.#handles.size <= KEPT_HANDLES) break
+        if (this.#syncing.has(old) || this.#dirty.has(old)) continue
+        this.#handles.delete(old)
+        void h.then((fh) => fh.close()).catch(() => {})
+      }
+    }
+    return handle
+  }
+}
