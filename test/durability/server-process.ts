@@ -56,7 +56,11 @@ export async function startServerProcess(
     async stop(signal = 'SIGTERM') {
       // A wrapper such as strace would detach and leave the server running: signal the server.
       const pid = options.wrapper
-        ? Number(execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).trim().split('\n')[0])
+        ? Number(
+            execFileSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
+              .trim()
+              .split('\n')[0],
+          )
         : child.pid!
       process.kill(pid, signal)
       await exited

@@ -42,7 +42,7 @@ function readCalls(text: string): Call[] {
 }
 
 describe('a REST write on the embedded store, seen from the kernel', () => {
-  it('runs where strace is installed (.ci/run installs Debian\'s package)', () => {
+  it("runs where strace is installed (.ci/run installs Debian's package)", () => {
     expect(() => execFileSync('strace', ['-V'], { stdio: 'ignore' })).not.toThrow()
   })
 
@@ -51,7 +51,17 @@ describe('a REST write on the embedded store, seen from the kernel', () => {
     const trace = join(dataDir, '..', `${dataDir.split('/').pop()}.strace`)
     dirs.push(trace)
     const server = await startServerProcess(dataDir, TOKEN, {
-      wrapper: ['strace', '-f', '-y', '-s', '65536', '-e', 'trace=pwrite64,write,writev,fdatasync,fsync', '-o', trace],
+      wrapper: [
+        'strace',
+        '-f',
+        '-y',
+        '-s',
+        '65536',
+        '-e',
+        'trace=pwrite64,write,writev,fdatasync,fsync',
+        '-o',
+        trace,
+      ],
     })
     const marker = `durable-${Date.now().toString(36)}`
     let status: number
@@ -65,7 +75,9 @@ describe('a REST write on the embedded store, seen from the kernel', () => {
 
     const calls = readCalls(readFileSync(trace, 'utf8'))
     // PostgreSQL writes a transaction's WAL at its commit, so this write carries the commit record too.
-    const walWrite = calls.find((c) => c.name === 'pwrite64' && c.line.includes('/pg_wal/') && c.line.includes(marker))
+    const walWrite = calls.find(
+      (c) => c.name === 'pwrite64' && c.line.includes('/pg_wal/') && c.line.includes(marker),
+    )
     expect(walWrite, 'the WAL write carrying the new tag').toBeDefined()
     const answer = calls.find(
       (c) =>

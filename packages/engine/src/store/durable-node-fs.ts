@@ -81,8 +81,13 @@ class DurableNodeFS extends NodeFS {
   }
 }
 
+/**
+ * A WAL segment (24 hex digits) in `pg_wal`. A segment being created (`xlogtemp.<pid>`, filled,
+ * synced, then renamed into place) is synced at once: its name is gone by the time a deferred
+ * sync would run.
+ */
 function isWal(node: EmscriptenNode): boolean {
-  return node.parent?.name === 'pg_wal'
+  return node.parent?.name === 'pg_wal' && /^[0-9A-F]{24}$/.test(node.name)
 }
 
 /**
