@@ -15,6 +15,8 @@ export class DurabilityError extends Error {
 
 /** Handles kept open on recent segments; older ones are closed, a new segment every 16 MB. */
 const KEPT_HANDLES = 4
+/** Syncs in flight at once: a commit never waits behind more than one sync it does not need. */
+const MAX_ROUNDS = 2
 
 /**
  * Group commit for the embedded store's write-ahead log. PostgreSQL asks for each commit's WAL
@@ -31,7 +33,10 @@ export class WalSync {
   #syncing = new Set<string>()
   #deferred = 0
   #synced = 0
-  #round: Promise<void> | null = null
+  /** Syncs running now, each covering the writes deferred before it started. */
+  #rounds: { upTo: number; done: Promise<void> }[] = []
+  /** Rounds done while an earlier one still runs. */
+  readonly #finishedEarly = new Set<{ upTo: number; done: Promise<void> }>()
   #failure: DurabilityError | null = null
   readonly #handles = new Map<string, Promise<FileHandle>>()
 
@@ -72,40 +77,60 @@ export class WalSync {
     this.#synced = Math.max(this.#synced, upTo)
   }
 
-  /** Answers once every WAL write deferred before this call is on stable storage. */
+  /**
+   * Answers once every WAL write deferred before this call is on stable storage. A commit that a
+   * running round does not cover starts a second round at once rather than queueing behind the
+   * first (so a lone write pays one sync, not the tail of someone else's); past two rounds in
+   * flight, it waits and shares the next.
+   */
   async settle(): Promise<void> {
     const target = this.#deferred
     while (this.#synced < target) {
       if (this.#failure) throw this.#failure
-      if (!this.#round) this.#round = this.#run().finally(() => (this.#round = null))
-      await this.#round
+      const covering = this.#rounds.find((r) => r.upTo >= target)
+      if (covering) await covering.done
+      else if (this.#rounds.length < MAX_ROUNDS) await this.#start().done
+      else await Promise.race(this.#rounds.map((r) => r.done))
     }
     if (this.#failure) throw this.#failure
   }
 
   /** Closes the handles kept open. */
   async close(): Promise<void> {
-    await this.#round?.catch(() => {})
+    await Promise.allSettled(this.#rounds.map((r) => r.done))
     const handles = [...this.#handles.values()]
     this.#handles.clear()
     await Promise.all(handles.map(async (h) => (await h.catch(() => null))?.close()))
   }
 
-  async #run(): Promise<void> {
+  #start(): { upTo: number; done: Promise<void> } {
     const upTo = this.#deferred
     const paths = [...this.#dirty]
     this.#dirty.clear()
-    this.#syncing = new Set(paths)
-    try {
-      await Promise.all(paths.map(async (path) => (await this.#handle(path)).datasync()))
-      this.#synced = Math.max(this.#synced, upTo)
-    } catch (error) {
-      // As PostgreSQL does after a failed fsync: never retry and pretend, the kernel may have dropped the pages.
-      this.#failure ??= new DurabilityError(error)
-      throw this.#failure
-    } finally {
-      this.#syncing.clear()
-    }
+    for (const path of paths) this.#syncing.add(path)
+    const round = { upTo, done: Promise.resolve() }
+    round.done = (async () => {
+      try {
+        await Promise.all(paths.map(async (path) => (await this.#handle(path)).datasync()))
+        // Rounds may finish out of order: an earlier round's writes are covered only once it is done too.
+        if (this.#rounds[0] === round) this.#synced = Math.max(this.#synced, upTo)
+        else this.#finishedEarly.add(round)
+      } catch (error) {
+        // As PostgreSQL does after a failed fsync: never retry and pretend, the kernel may have dropped the pages.
+        this.#failure ??= new DurabilityError(error)
+        throw this.#failure
+      } finally {
+        this.#rounds = this.#rounds.filter((r) => r !== round)
+        for (const early of [...this.#finishedEarly]) {
+          if (this.#rounds.some((r) => r.upTo < early.upTo)) continue
+          this.#synced = Math.max(this.#synced, early.upTo)
+          this.#finishedEarly.delete(early)
+        }
+        if (this.#rounds.length === 0) this.#syncing.clear()
+      }
+    })()
+    this.#rounds.push(round)
+    return round
   }
 
   #handle(path: string): Promise<FileHandle> {
