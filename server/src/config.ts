@@ -9,6 +9,8 @@ export interface ServerConfig {
   /** Sync the embedded store's write-ahead log before answering a write (`HEARTH_DURABILITY`, default on). */
   durability: boolean
   logLevel: string
+  /** Scheduled backups (`HEARTH_BACKUP_DIR`, `HEARTH_BACKUP_INTERVAL_HOURS`, `HEARTH_BACKUP_KEEP`); off when unset. */
+  backups?: { dir: string; intervalHours: number; keep: number }
   initOwnerToken?: string
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number
@@ -40,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`HEARTH_DURABILITY must be on or off, got "${durability}".`)
   }
   return {
+    backups: backupSchedule(env),
     port,
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
@@ -51,6 +54,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     syncLogWindowDays,
     corsOrigins,
   }
+}
+
+function backupSchedule(env: NodeJS.ProcessEnv): ServerConfig['backups'] {
+  if (!env.HEARTH_BACKUP_DIR) return undefined
+  const intervalHours = Number(env.HEARTH_BACKUP_INTERVAL_HOURS || '24')
+  if (!Number.isFinite(intervalHours) || intervalHours <= 0) {
+    throw new Error(
+      `HEARTH_BACKUP_INTERVAL_HOURS must be a positive number of hours, got "${env.HEARTH_BACKUP_INTERVAL_HOURS}".`,
+    )
+  }
+  const keep = Number(env.HEARTH_BACKUP_KEEP || '7')
+  if (!Number.isInteger(keep) || keep < 1) {
+    throw new Error(`HEARTH_BACKUP_KEEP must be a whole number of at least 1, got "${env.HEARTH_BACKUP_KEEP}".`)
+  }
+  return { dir: resolve(env.HEARTH_BACKUP_DIR), intervalHours, keep }
 }
 
 /** `*`, or a comma-separated list of origins such as `https://app.example.com`. */

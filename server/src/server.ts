@@ -5,6 +5,8 @@ import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { createApp } from './app.ts'
 import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
+import { type ForwardedAnswer, type ForwardedCommand, serveControlSocket } from './cli/control-socket.ts'
+import { runCli } from './cli/run-cli.ts'
 import type { ServerConfig } from './config.ts'
 import { warnIfNotDurable } from './durability-check.ts'
 import { JobRunner } from './jobs/job-runner.ts'
@@ -62,7 +64,7 @@ export async function startServer(
   const jobs = new JobRunner({
     store,
     logger,
-    jobs: serverJobs(store, { logWindowDays: config.syncLogWindowDays }),
+    jobs: serverJobs(store, { logWindowDays: config.syncLogWindowDays, backups: config.backups }),
   })
   jobs.start()
 
@@ -79,6 +81,11 @@ export async function startServer(
   attachSync({ server, app, store, logger, databaseUrl: config.databaseUrl })
   const port = (server.address() as AddressInfo).port
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  // The CLI reaches a folder this server holds through its control socket (docs: README, Command line).
+  const stopControl =
+    ownsStore && store.kind === 'pglite' && config.dataDir !== 'memory://' && !config.databaseUrl
+      ? await serveControlSocket(config.dataDir, (command) => runForwarded(command, store))
+      : null
   logger.info({ url, store: store.kind, location: store.location }, 'listening')
 
   let closing: Promise<void> | null = null
@@ -102,6 +109,7 @@ export async function startServer(
         )
         await drained
         clearTimeout(timeout)
+        await stopControl?.()
         await Promise.all([worker.stop(), jobsStopped])
         if (ownsStore) await store.close()
         logger.info('stopped')
@@ -109,4 +117,18 @@ export async function startServer(
       return closing
     },
   }
+}
+
+/** Runs a `hearth` command sent through the control socket on this server's store. */
+async function runForwarded(command: ForwardedCommand, store: Store): Promise<ForwardedAnswer> {
+  let stdout = ''
+  let stderr = ''
+  const code = await runCli(command.argv, {
+    env: process.env,
+    store,
+    cwd: command.cwd,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  })
+  return { stdout, stderr, code }
 }

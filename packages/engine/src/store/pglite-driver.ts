@@ -56,6 +56,8 @@ export class PGliteDriver implements Driver {
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // Committed and handed on, its log's sync then failed: the session is another caller's now.
+    if ((connection as PGliteConnection).released) return
     ;(connection as PGliteConnection).inTransaction = false
     await this.#pg.query('rollback')
   }

@@ -1,6 +1,13 @@
 import { closeSync, fdatasyncSync, openSync } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
 
+/** One fdatasync of the dirty segments. */
+interface Round {
+  upTo: number
+  finished: boolean
+  done: Promise<void>
+}
+
 /** Thrown by every commit after a sync of the write-ahead log failed: the store cannot promise anything. */
 export class DurabilityError extends Error {
   constructor(cause: unknown) {
@@ -33,10 +40,8 @@ export class WalSync {
   #syncing = new Set<string>()
   #deferred = 0
   #synced = 0
-  /** Syncs running now, each covering the writes deferred before it started. */
-  #rounds: { upTo: number; done: Promise<void> }[] = []
-  /** Rounds done while an earlier one still runs. */
-  readonly #finishedEarly = new Set<{ upTo: number; done: Promise<void> }>()
+  /** Syncs started and not yet counted, oldest first, each covering the writes deferred before it. */
+  #rounds: Round[] = []
   #failure: DurabilityError | null = null
   readonly #handles = new Map<string, Promise<FileHandle>>()
 
@@ -81,16 +86,19 @@ export class WalSync {
    * Answers once every WAL write deferred before this call is on stable storage. A commit that a
    * running round does not cover starts a second round at once rather than queueing behind the
    * first (so a lone write pays one sync, not the tail of someone else's); past two rounds in
-   * flight, it waits and shares the next.
+   * flight, it waits and shares the next. Each wait is for a sync in flight: real I/O, so the
+   * event loop turns.
    */
   async settle(): Promise<void> {
     const target = this.#deferred
     while (this.#synced < target) {
       if (this.#failure) throw this.#failure
-      const covering = this.#rounds.find((r) => r.upTo >= target)
-      if (covering) await covering.done
-      else if (this.#rounds.length < MAX_ROUNDS) await this.#start().done
-      else await Promise.race(this.#rounds.map((r) => r.done))
+      // A round done but not yet counted (an earlier one still runs) covers too: never start an
+      // empty round, which would finish without I/O and spin here.
+      const covered = this.#rounds.some((r) => r.upTo >= target)
+      const running = this.#rounds.filter((r) => !r.finished)
+      if (!covered && running.length < MAX_ROUNDS) running.push(this.#start())
+      await Promise.race(running.map((r) => r.done))
     }
     if (this.#failure) throw this.#failure
   }
@@ -103,32 +111,28 @@ export class WalSync {
     await Promise.all(handles.map(async (h) => (await h.catch(() => null))?.close()))
   }
 
-  #start(): { upTo: number; done: Promise<void> } {
+  #start(): Round {
     const upTo = this.#deferred
     const paths = [...this.#dirty]
     this.#dirty.clear()
     for (const path of paths) this.#syncing.add(path)
-    const round = { upTo, done: Promise.resolve() }
+    const round: Round = { upTo, finished: false, done: Promise.resolve() }
     round.done = (async () => {
       try {
         await Promise.all(paths.map(async (path) => (await this.#handle(path)).datasync()))
-        // Rounds may finish out of order: an earlier round's writes are covered only once it is done too.
-        if (this.#rounds[0] === round) this.#synced = Math.max(this.#synced, upTo)
-        else this.#finishedEarly.add(round)
       } catch (error) {
         // As PostgreSQL does after a failed fsync: never retry and pretend, the kernel may have dropped the pages.
         this.#failure ??= new DurabilityError(error)
         throw this.#failure
       } finally {
-        this.#rounds = this.#rounds.filter((r) => r !== round)
-        for (const early of [...this.#finishedEarly]) {
-          if (this.#rounds.some((r) => r.upTo < early.upTo)) continue
-          this.#synced = Math.max(this.#synced, early.upTo)
-          this.#finishedEarly.delete(early)
-        }
+        round.finished = true
+        // Rounds may finish out of order: writes are covered once every earlier round is done too.
+        while (this.#rounds[0]?.finished) this.#synced = Math.max(this.#synced, this.#rounds.shift()!.upTo)
         if (this.#rounds.length === 0) this.#syncing.clear()
       }
     })()
+    // Its failure reaches every settle through #failure; nobody need be listening to this one.
+    round.done.catch(() => {})
     this.#rounds.push(round)
     return round
   }
