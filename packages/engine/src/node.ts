@@ -5,6 +5,7 @@ import { openPGliteStore } from './store/pglite-store.ts'
 import { openPostgresStore } from './store/postgres-store.ts'
 import type { Store } from './store/store.ts'
 
+export { BackupError, type BackupHeader, restoreBackup, writeBackup } from './store/backup.ts'
 export { DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts'
 export { DURABLE_START_PARAMS, durableStorage, syncTree } from './store/durable-node-fs.ts'
 export { openPostgresStore, redact } from './store/postgres-store.ts'
