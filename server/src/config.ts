@@ -66,7 +66,9 @@ function backupSchedule(env: NodeJS.ProcessEnv): ServerConfig['backups'] {
   }
   const keep = Number(env.HEARTH_BACKUP_KEEP || '7')
   if (!Number.isInteger(keep) || keep < 1) {
-    throw new Error(`HEARTH_BACKUP_KEEP must be a whole number of at least 1, got "${env.HEARTH_BACKUP_KEEP}".`)
+    throw new Error(
+      `HEARTH_BACKUP_KEEP must be a whole number of at least 1, got "${env.HEARTH_BACKUP_KEEP}".`,
+    )
   }
   return { dir: resolve(env.HEARTH_BACKUP_DIR), intervalHours, keep }
 }

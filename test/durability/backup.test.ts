@@ -17,10 +17,14 @@ const TOKEN = 'backup-owner-token-0123456789abcdef'
 /** Runs `npm run hearth -- …` as a separate process, as an operator would. */
 function hearth(args: string[], dataDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server', 'src', 'cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, HEARTH_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
-    })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'server', 'src', 'cli.ts'), ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, HEARTH_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      },
+    )
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => (stdout += d))
@@ -48,7 +52,8 @@ function readBackup(path: string): Backup {
       tables.set(value.table, { columns: value.columns, rows: current })
     }
   }
-  for (const table of tables.values()) table.rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))
+  for (const table of tables.values())
+    table.rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))
   return { versions: header.versions, tables }
 }
 
@@ -62,7 +67,8 @@ async function backUpFolder(dataDir: string, path: string): Promise<void> {
   }
 }
 
-const column = (backup: Backup, table: string, name: string) => backup.tables.get(table)!.columns.indexOf(name)
+const column = (backup: Backup, table: string, name: string) =>
+  backup.tables.get(table)!.columns.indexOf(name)
 
 describe('hearth backup of a running embedded server', () => {
   it('snapshots a consistent store during a write storm, and restore builds the same store', async () => {
@@ -122,7 +128,9 @@ describe('hearth backup of a running embedded server', () => {
     for (const [name, table] of snap.tables) expect(copy.tables.get(name), name).toEqual(table)
 
     // The snapshot is the source at one version: the change log up to it, nothing after.
-    const [household, version] = Object.entries(snap.versions).find(([h]) => pre.versions[h] !== post.versions[h])!
+    const [household, version] = Object.entries(snap.versions).find(
+      ([h]) => pre.versions[h] !== post.versions[h],
+    )!
     expect(version).toBeGreaterThan(pre.versions[household]!)
     expect(version).toBeLessThan(post.versions[household]!)
     const log = (b: Backup) => {
@@ -131,7 +139,11 @@ describe('hearth backup of a running embedded server', () => {
     }
     expect(log(snap)).toEqual(log(post))
     // The tags are exactly those the log holds up to that version.
-    const tagIds = (b: Backup) => b.tables.get('tags')!.rows.map((r) => r[column(b, 'tags', 'id')]).sort()
+    const tagIds = (b: Backup) =>
+      b.tables
+        .get('tags')!
+        .rows.map((r) => r[column(b, 'tags', 'id')])
+        .sort()
     const table = column(post, 'change_log', 'table_name')
     const rowId = column(post, 'change_log', 'row_id')
     const loggedTags = log(post)
@@ -141,7 +153,8 @@ describe('hearth backup of a running embedded server', () => {
     expect(tagIds(snap)).toEqual([...new Set(loggedTags)])
     // Tables the storm never touched are the same in all three.
     for (const [name, rows] of pre.tables) {
-      if (JSON.stringify(rows) === JSON.stringify(post.tables.get(name))) expect(snap.tables.get(name), name).toEqual(rows)
+      if (JSON.stringify(rows) === JSON.stringify(post.tables.get(name)))
+        expect(snap.tables.get(name), name).toEqual(rows)
     }
   }, 600_000)
 

@@ -24,7 +24,10 @@ export function backupJob(schedule: BackupSchedule): Job {
     intervalMs: schedule.intervalHours * 3_600_000,
     async run({ store, actor }) {
       mkdirSync(schedule.dir, { recursive: true })
-      const stamp = actor.now.toISOString().replaceAll(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+      const stamp = actor.now
+        .toISOString()
+        .replaceAll(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z')
       const path = join(schedule.dir, `${PREFIX}${stamp}${SUFFIX}`)
       const header = await writeBackup(store, path)
       const backups = readdirSync(schedule.dir)
