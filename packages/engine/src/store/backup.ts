@@ -46,6 +46,8 @@ export async function writeBackup(store: Store, path: string): Promise<BackupHea
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
     .execute(async (tx) => {
+      // Instants as UTC text, whatever the server's zone: one backup reads the same everywhere.
+      await sql`set local timezone to 'UTC'`.execute(tx)
       const dumps: TableDump[] = []
       for (const { name, columns } of await tablesOf(tx)) {
         const list = sql.join(columns.map((c) => sql`${sql.ref(c.name)}::text`))
