@@ -30,7 +30,7 @@ describe('a device whose replica was torn', () => {
       const owner = await server.newOwner()
       const folder = await newDeviceFolder()
       const device = await newDevice(server, owner, { store: folder })
-    await device.sync.whenSynced()
+      await device.sync.whenSynced()
       const online = await device.mutate.tags.create({ name: 'Synced before' })
       await expectConverged(server, owner.householdId, [device])
       const { rows } = await sql<{ path: string }>`select pg_relation_filepath('tags') as path`.execute(
