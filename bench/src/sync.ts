@@ -4,7 +4,7 @@
  * run here. Every figure is printed beside a REST write's latency measured in the same run, because
  * this machine is shared and noisy.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +16,7 @@ import { sql } from 'kysely'
 import { monotonicFactory, ulid } from 'ulidx'
 import WebSocket from 'ws'
 import { benchArgs, type StoreName, scratchPostgres } from './bench-store.ts'
+import { deviceProcess } from './device-process.ts'
 import { startServer } from './server-process.ts'
 
 /** Targets from the sync issues (#13 for the first six). */
@@ -33,7 +34,6 @@ const BOOTSTRAP_ROWS = 50_000
 /** A→B samples after 10 warm-ups: enough that p99 is not simply the slowest one. */
 const SEEN_SAMPLES = 300
 const FANOUT_DEVICES = 50
-const deviceMain = new URL('./sync-device.ts', import.meta.url).pathname
 
 interface Row {
   store: string
@@ -285,32 +285,6 @@ async function seed(store: Store) {
     actor,
   )
   return { token: key.token, small, big }
-}
-
-/** Starts `sync-device.ts`; `send` writes one command and resolves with its one-line answer. */
-async function deviceProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', deviceMain], {
-    env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
-  const answers: ((line: any) => void)[] = []
-  let buffer = ''
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString()
-    const lines = buffer.split('\n')
-    buffer = lines.pop()!
-    for (const line of lines) answers.shift()?.(JSON.parse(line))
-  })
-  const next = <T>() => new Promise<T>((resolve) => answers.push(resolve))
-  await next()
-  return {
-    child,
-    send<T = unknown>(command: Record<string, unknown>): Promise<T> {
-      const answer = next<T>()
-      child.stdin!.write(`${JSON.stringify(command)}\n`)
-      return answer
-    },
-  }
 }
 
 /** A raw protocol socket that joined a household and reports when a delta carries a tag id. */

@@ -9,24 +9,33 @@ import WebSocket from 'ws'
 import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
 import { FileQueue } from './node/file-queue.ts'
+import { openReplicaFolder } from './node/replica-folder.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
 import type { SocketLike } from './sync-client.ts'
 
 export * from './index.ts'
 export { FileQueue } from './node/file-queue.ts'
 
-/** Node's platform: `memory://` or a folder holding `pgdata/` and `queue.jsonl`. */
+/**
+ * Node's platform: `memory://` or a folder holding `pgdata/` and `queue.jsonl`. A `pgdata/` that
+ * is torn (a power cut) is moved aside and rebuilt from the server; the queue replays onto it.
+ */
 export const nodePlatform: HearthPlatform = {
   async openStore(location) {
     if (location === 'memory://')
       return openPGliteStore({ dataDir: location, sharedBuffers: DEVICE_SHARED_BUFFERS })
     const release = lockDataDir(location)
     try {
-      return await openPGliteStore({
-        dataDir: join(location, 'pgdata'),
-        sharedBuffers: DEVICE_SHARED_BUFFERS,
-        onClose: release,
-      })
+      const { store } = await openReplicaFolder(join(location, 'pgdata'), (dataDir) =>
+        openPGliteStore({ dataDir, sharedBuffers: DEVICE_SHARED_BUFFERS }),
+      )
+      return {
+        ...store,
+        async close() {
+          await store.close()
+          release()
+        },
+      }
     } catch (error) {
       release()
       throw error

@@ -26,4 +26,13 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ HEARTH_CORS_ORIGINS: value })).toThrow('HEARTH_CORS_ORIGINS must be')
     }
   })
+
+  it('syncs the embedded store unless HEARTH_DURABILITY is off, and refuses any other value', () => {
+    expect(loadConfig({}).durability).toBe(true)
+    expect(loadConfig({ HEARTH_DURABILITY: 'on' }).durability).toBe(true)
+    expect(loadConfig({ HEARTH_DURABILITY: 'off' }).durability).toBe(false)
+    expect(() => loadConfig({ HEARTH_DURABILITY: 'false' })).toThrow(
+      'HEARTH_DURABILITY must be on or off, got "false".',
+    )
+  })
 })

@@ -9,7 +9,11 @@ export interface ServerConfig {
   host: string
   databaseUrl?: string
   dataDir: string
+  /** Sync the embedded store's write-ahead log before answering a write (`HEARTH_DURABILITY`, default on). */
+  durability: boolean
   logLevel: string
+  /** Scheduled backups (`HEARTH_BACKUP_DIR`, `HEARTH_BACKUP_INTERVAL_HOURS`, `HEARTH_BACKUP_KEEP`); off when unset. */
+  backups?: { dir: string; intervalHours: number; keep: number }
   initOwnerToken?: string
   /** The first household's base currency (HEARTH_INIT_CURRENCY); else the machine's locale says. */
   initCurrency?: string
@@ -63,11 +67,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!Number.isInteger(requestTimeoutMs) || requestTimeoutMs <= 0) {
     throw new Error(`HEARTH_REQUEST_TIMEOUT_MS must be a positive integer, got "${timeout}".`)
   }
+  const durability = env.HEARTH_DURABILITY || 'on'
+  if (durability !== 'on' && durability !== 'off') {
+    throw new Error(`HEARTH_DURABILITY must be on or off, got "${durability}".`)
+  }
   return {
+    backups: backupSchedule(env),
     port,
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: dataDir === 'memory://' ? dataDir : resolve(dataDir),
+    durability: durability === 'on',
     logLevel: env.LOG_LEVEL || 'info',
     initOwnerToken,
     initCurrency,
@@ -80,6 +90,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     rateLimits: rateLimitsFromEnv(env),
     ai: loadAiConfig(env),
   }
+}
+
+function backupSchedule(env: NodeJS.ProcessEnv): ServerConfig['backups'] {
+  if (!env.HEARTH_BACKUP_DIR) return undefined
+  const intervalHours = Number(env.HEARTH_BACKUP_INTERVAL_HOURS || '24')
+  if (!Number.isFinite(intervalHours) || intervalHours <= 0) {
+    throw new Error(
+      `HEARTH_BACKUP_INTERVAL_HOURS must be a positive number of hours, got "${env.HEARTH_BACKUP_INTERVAL_HOURS}".`,
+    )
+  }
+  const keep = Number(env.HEARTH_BACKUP_KEEP || '7')
+  if (!Number.isInteger(keep) || keep < 1) {
+    throw new Error(
+      `HEARTH_BACKUP_KEEP must be a whole number of at least 1, got "${env.HEARTH_BACKUP_KEEP}".`,
+    )
+  }
+  return { dir: resolve(env.HEARTH_BACKUP_DIR), intervalHours, keep }
 }
 
 /** `*`, or a comma-separated list of origins such as `https://app.example.com`. */

@@ -5,7 +5,10 @@ import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
 import { createApp } from './app.ts'
 import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
+import { type ForwardedAnswer, type ForwardedCommand, serveControlSocket } from './cli/control-socket.ts'
+import { runCli } from './cli/run-cli.ts'
 import type { ServerConfig } from './config.ts'
+import { warnIfNotDurable } from './durability-check.ts'
 import { AuthFailures } from './http/rate-limits.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
@@ -35,7 +38,12 @@ export async function startServer(
   const logger = options.logger ?? pino({ level: config.logLevel })
   const ownsStore = !options.store
   const store =
-    options.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+    options.store ??
+    (await openStore({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      durable: config.durability,
+    }))
   try {
     const applied = await migrateToLatest(store.db)
     if (applied.length > 0) logger.info({ migrations: applied }, 'migrated')
@@ -43,6 +51,7 @@ export async function startServer(
     if (ownsStore) await store.close()
     throw error
   }
+  await warnIfNotDurable(store, logger, config)
   const bootstrap = ownsStore
     ? await bootstrapOwner(store, config.initOwnerToken, {
         currency: config.initCurrency,
@@ -61,7 +70,7 @@ export async function startServer(
   const jobs = new JobRunner({
     store,
     logger,
-    jobs: serverJobs(store, { logWindowDays: config.syncLogWindowDays }),
+    jobs: serverJobs(store, { logWindowDays: config.syncLogWindowDays, backups: config.backups }),
   })
   jobs.start()
 
@@ -104,6 +113,11 @@ export async function startServer(
   })
   const port = (server.address() as AddressInfo).port
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
+  // The CLI reaches a folder this server holds through its control socket (docs: README, Command line).
+  const stopControl =
+    ownsStore && store.kind === 'pglite' && config.dataDir !== 'memory://' && !config.databaseUrl
+      ? await serveControlSocket(config.dataDir, (command) => runForwarded(command, store))
+      : null
   logger.info({ url, store: store.kind, location: store.location }, 'listening')
 
   let closing: Promise<void> | null = null
@@ -127,6 +141,7 @@ export async function startServer(
         )
         await drained
         clearTimeout(timeout)
+        await stopControl?.()
         await Promise.all([worker.stop(), jobsStopped])
         if (ownsStore) await store.close()
         logger.info('stopped')
@@ -134,4 +149,18 @@ export async function startServer(
       return closing
     },
   }
+}
+
+/** Runs a `hearth` command sent through the control socket on this server's store. */
+async function runForwarded(command: ForwardedCommand, store: Store): Promise<ForwardedAnswer> {
+  let stdout = ''
+  let stderr = ''
+  const code = await runCli(command.argv, {
+    env: process.env,
+    store,
+    cwd: command.cwd,
+    stdout: (text) => (stdout += text),
+    stderr: (text) => (stderr += text),
+  })
+  return { stdout, stderr, code }
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
   type ActorContext,
@@ -13,9 +14,10 @@ import {
   type Scope,
   type Store,
 } from '@hearth/engine'
-import { DataDirLockedError, openStore } from '@hearth/engine/node'
+import { BackupError, DataDirLockedError, openStore, restoreBackup, writeBackup } from '@hearth/engine/node'
 import { mintApiKey } from '../auth/api-key-token.ts'
 import { loadConfig } from '../config.ts'
+import { forwardToServer } from './control-socket.ts'
 
 const USAGE = `Usage: npm run hearth -- <command> [options] [--json]
 
@@ -28,12 +30,15 @@ Commands:
   key revoke --user <userId> --id <keyId>
   household list
   owner recover [--household <id>] [--name <key name>]
+  backup --out <file>            a consistent snapshot of the store, synced to <file>
+  restore --from <file>          fill a new store (an empty folder or database) from a backup
 
 \`owner recover\` is for an owner who lost their only key: it issues a new all-scopes key to the
 household's longest-standing owner (the household may be left out when the store holds one).
 
-The CLI opens the store itself (HEARTH_DATA_DIR or DATABASE_URL). The embedded store is held by a
-running server: stop it first, or manage keys over HTTP (POST /users/me/api-keys).`
+The CLI opens the store itself (HEARTH_DATA_DIR or DATABASE_URL). When a running server holds the
+embedded store's folder, the command runs inside that server instead, through the folder's control
+socket (hearth.sock, usable only by the folder's owner).`
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -49,6 +54,8 @@ const OPTIONS = {
   role: { type: 'string' },
   scopes: { type: 'string' },
   id: { type: 'string' },
+  out: { type: 'string' },
+  from: { type: 'string' },
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
@@ -56,6 +63,11 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositi
 /** Every command acts as the named user, with all scopes: the CLI is the operator's tool. */
 function actingAs(userId: string): ActorContext {
   return { userId, scopes: [...SCOPES], now: new Date() }
+}
+
+/** A path option, from the folder the command was typed in (the server's own may differ). */
+function pathOption(values: Values, name: 'out' | 'from', cwd: string): string {
+  return resolve(cwd, required(values, name))
 }
 
 function required(values: Values, name: keyof Values): string {
@@ -66,7 +78,10 @@ function required(values: Values, name: keyof Values): string {
 
 class UsageError extends Error {}
 
-const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text: string; json: unknown }>> = {
+const COMMANDS: Record<
+  string,
+  (store: Store, values: Values, cwd: string) => Promise<{ text: string; json: unknown }>
+> = {
   async 'user create'(store, v) {
     const id = newUlid()
     const { result } = await runMutation(
@@ -191,6 +206,24 @@ const COMMANDS: Record<string, (store: Store, values: Values) => Promise<{ text:
     )
     return { text: `Revoked key ${result.id}.`, json: result }
   },
+  async backup(store, v, cwd) {
+    const out = pathOption(v, 'out', cwd)
+    const header = await writeBackup(store, out)
+    const rows = header.tables.reduce((sum, t) => sum + t.rows, 0)
+    return {
+      text: `Backed up ${rows} rows of ${header.tables.length} tables to ${out}.`,
+      json: { path: out, ...header },
+    }
+  },
+  async restore(store, v, cwd) {
+    const from = pathOption(v, 'from', cwd)
+    const header = await restoreBackup(store, from)
+    const rows = header.tables.reduce((sum, t) => sum + t.rows, 0)
+    return {
+      text: `Restored ${rows} rows of ${header.tables.length} tables from ${from} (taken ${header.createdAt}).`,
+      json: { path: from, ...header },
+    }
+  },
 }
 
 function parseScopes(list: string): Scope[] {
@@ -225,6 +258,8 @@ export interface CliIo {
   stderr(text: string): void
   /** An open store to act on instead of the one the environment names; the CLI leaves it open. */
   store?: Store
+  /** The folder relative paths are read from; the process's own by default. */
+  cwd?: string
 }
 
 const PROCESS_IO: CliIo = {
@@ -249,15 +284,26 @@ export async function runCli(argv: string[], io: CliIo = PROCESS_IO): Promise<nu
     return values.help ? 0 : 2
   }
   let store: Store
+  const cwd = io.cwd ?? process.cwd()
   try {
     const config = loadConfig(io.env)
-    store = io.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+    try {
+      store = io.store ?? (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }))
+    } catch (error) {
+      // The folder is a running server's: every command runs there instead, whichever it is.
+      if (!(error instanceof DataDirLockedError)) throw error
+      const answer = await forwardToServer(config.dataDir, { argv, cwd })
+      if (!answer) throw error
+      if (answer.stdout) io.stdout(answer.stdout)
+      if (answer.stderr) io.stderr(answer.stderr)
+      return answer.code
+    }
   } catch (error) {
     return fail(io, values.json, error)
   }
   try {
     await migrateToLatest(store.db)
-    const out = await command(store, values)
+    const out = await command(store, values, cwd)
     io.stdout(values.json ? `${JSON.stringify(out.json, null, 2)}\n` : `${out.text}\n`)
     return 0
   } catch (error) {
@@ -275,7 +321,9 @@ function fail(io: CliIo, json: boolean | undefined, error: unknown): number {
         ? 'DATA_DIR_LOCKED'
         : error instanceof UsageError
           ? 'USAGE'
-          : 'ERROR'
+          : error instanceof BackupError
+            ? 'BACKUP'
+            : 'ERROR'
   const detail = error instanceof EngineError && error.errors ? error.errors : undefined
   const message = error instanceof Error ? error.message : String(error)
   if (json) io.stdout(`${JSON.stringify({ error: { code, message, errors: detail } }, null, 2)}\n`)

@@ -1,5 +1,6 @@
 import { generateAllInsights, maintainStore, purgeIdempotencyKeys, type Store } from '@hearth/engine'
 import { trimChangeLog, trimRejections } from '@hearth/engine/sync'
+import { type BackupSchedule, backupJob } from './backup-job.ts'
 import type { Job } from './job.ts'
 import { recurrenceJobs } from './recurrence-jobs.ts'
 
@@ -10,6 +11,8 @@ const DAY = 86_400_000
 export interface ServerJobsOptions {
   /** Days of change log kept for devices to catch up from (`HEARTH_SYNC_LOG_WINDOW_DAYS`); 30. */
   logWindowDays?: number
+  /** Scheduled backups (`HEARTH_BACKUP_DIR`); none when absent. */
+  backups?: BackupSchedule
 }
 
 /**
@@ -46,6 +49,7 @@ export function serverJobs(store: Store, options: ServerJobsOptions = {}): Job[]
     },
     ...recurrenceJobs(),
   ]
+  if (options.backups) jobs.push(backupJob(options.backups))
   if (store.kind === 'pglite') {
     jobs.push({
       name: 'store.maintain',

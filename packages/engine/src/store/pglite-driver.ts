@@ -15,7 +15,7 @@ import type { PGliteQueryResult, PreparedPGlite } from './prepared-pglite.ts'
  */
 export class PGliteDriver implements Driver {
   readonly #pg: PreparedPGlite
-  #connection: PGliteConnection | null = null
+  #busy = false
   readonly #waiting: ((connection: PGliteConnection) => void)[] = []
 
   constructor(pg: PreparedPGlite) {
@@ -24,17 +24,20 @@ export class PGliteDriver implements Driver {
 
   async init(): Promise<void> {}
 
-  /** One connection, handed to one caller (a transaction or a statement) at a time. */
+  /** One session, handed to one caller (a transaction or a statement) at a time, each with its own handle. */
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (this.#connection) return new Promise((resolve) => this.#waiting.push(resolve))
-    this.#connection = new PGliteConnection(this.#pg)
-    return this.#connection
+    if (this.#busy) return new Promise((resolve) => this.#waiting.push(resolve))
+    this.#busy = true
+    return new PGliteConnection(this.#pg)
   }
 
-  async releaseConnection(): Promise<void> {
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const handle = connection as PGliteConnection
+    if (handle.released) return
+    handle.released = true
     const next = this.#waiting.shift()
-    if (next && this.#connection) next(this.#connection)
-    else this.#connection = null
+    if (next) next(new PGliteConnection(this.#pg))
+    else this.#busy = false
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -45,10 +48,16 @@ export class PGliteDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     ;(connection as PGliteConnection).inTransaction = false
-    await this.#pg.query('commit')
+    await this.#pg.query('commit', [], { settle: false })
+    // Group commit on a durable folder: the next transaction runs while this one's log syncs,
+    // and its commit shares the next sync. This one answers only once its own sync is done.
+    await this.releaseConnection(connection)
+    await this.#pg.settle()
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    // Committed and handed on, its log's sync then failed: the session is another caller's now.
+    if ((connection as PGliteConnection).released) return
     ;(connection as PGliteConnection).inTransaction = false
     await this.#pg.query('rollback')
   }
@@ -62,6 +71,8 @@ class PGliteConnection implements DatabaseConnection {
   readonly #pg: PreparedPGlite
   /** Only inside a transaction is a statement held: its failure must fail something. */
   inTransaction = false
+  /** Handed back (after a commit, before its sync), so a second release is a no-op. */
+  released = false
 
   constructor(pg: PreparedPGlite) {
     this.#pg = pg

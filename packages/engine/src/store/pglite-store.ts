@@ -18,27 +18,45 @@ export interface PGliteStoreOptions {
    * (2026-11-25) an existing folder opened in 610-690 ms with 128MB, 240-260 ms with 32MB.
    */
   sharedBuffers?: string
+  /** Makes a folder durable (see `durableStorage` in the Node entry); absent, PGlite never syncs. */
+  durable?: DurableStorage
+}
+
+/** How a folder store syncs: its file system, its start parameters, and the wait before a commit is answered. */
+export interface DurableStorage {
+  fs: NonNullable<PGliteOptions['fs']>
+  startParams: readonly string[]
+  /** Answers once every write-ahead log write so far is on stable storage. */
+  settle(): Promise<void>
+  /** Runs once the database is open. */
+  afterOpen(): void
 }
 
 /** Opens PGlite with the shared type parsers; browser-safe (no Node imports). */
 export async function openPGliteStore(options: PGliteStoreOptions): Promise<Store> {
   const pgliteOptions: PGliteOptions = { parsers: TYPE_PARSERS }
-  if (options.sharedBuffers) {
-    pgliteOptions.startParams = [
-      ...PGlite.defaultStartParams,
-      '-c',
-      `shared_buffers=${options.sharedBuffers}`,
-    ]
-  }
+  const durable = options.durable
+  const startParams = [...(durable?.startParams ?? PGlite.defaultStartParams)]
+  if (options.sharedBuffers) startParams.push('-c', `shared_buffers=${options.sharedBuffers}`)
+  if (durable || options.sharedBuffers) pgliteOptions.startParams = startParams
+  if (durable) pgliteOptions.fs = durable.fs
   const pg =
-    options.dataDir === 'memory://' ? new PGlite(pgliteOptions) : new PGlite(options.dataDir, pgliteOptions)
+    options.dataDir === 'memory://' || durable
+      ? new PGlite(pgliteOptions)
+      : new PGlite(options.dataDir, pgliteOptions)
   await pg.waitReady
-  return wrapPGlite(pg, options.dataDir, options.onClose)
+  durable?.afterOpen()
+  return wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle)
 }
 
 /** Wraps an already-open PGlite (a clone, say) as a store. */
-export function wrapPGlite(pg: PGlite, location: string, onClose?: () => Promise<void> | void): Store {
-  const prepared = new PreparedPGlite(pg)
+export function wrapPGlite(
+  pg: PGlite,
+  location: string,
+  onClose?: () => Promise<void> | void,
+  settle?: () => Promise<void>,
+): Store {
+  const prepared = new PreparedPGlite(pg, settle)
   const db = new Kysely<Database>({ dialect: postgresDialect(() => new PGliteDriver(prepared)) })
   return {
     db,

@@ -47,13 +47,27 @@ export class PreparedPGlite {
   /** `listen`'s callbacks by channel; notifications come back in the answers this reads. */
   readonly #listeners = new Map<string, Set<(payload: string) => void>>()
 
-  constructor(pg: PGlite) {
+  /** Waits until the write-ahead log written so far is on stable storage; absent, nothing waits. */
+  readonly #settle: (() => Promise<void>) | null
+
+  constructor(pg: PGlite, settle?: () => Promise<void>) {
     this.#pg = pg
+    this.#settle = settle ?? null
   }
 
-  async query(text: string, values: readonly unknown[] = []): Promise<PGliteQueryResult> {
+  /**
+   * Runs a statement. One that leaves no transaction open (a commit, a statement on its own)
+   * answers only once its write-ahead log is on stable storage, unless `settle: false` (the
+   * driver's commit, which hands the connection on first and then calls `settle`).
+   */
+  async query(
+    text: string,
+    values: readonly unknown[] = [],
+    options: { settle?: boolean } = {},
+  ): Promise<PGliteQueryResult> {
     await this.#pg.waitReady
-    return this.#pg._runExclusiveQuery(async () => {
+    let outside = false
+    const result = await this.#pg._runExclusiveQuery(async () => {
       try {
         const result =
           values.length === 0 && !isPreparable(text)
@@ -69,9 +83,18 @@ export class PreparedPGlite {
         throw error
       } finally {
         // Durable at commit (or after a statement outside a transaction), not mid-transaction.
-        if (!this.#pg.isInTransaction()) await this.#pg.syncToFs()
+        outside = !this.#pg.isInTransaction()
+        if (outside) await this.#pg.syncToFs()
       }
     })
+    // Outside the exclusive section, so the next statement runs while this one's log syncs.
+    if (outside && options.settle !== false) await this.settle()
+    return result
+  }
+
+  /** Answers once every write-ahead log write so far is on stable storage (a durable folder). */
+  async settle(): Promise<void> {
+    await this.#settle?.()
   }
 
   /**
@@ -112,20 +135,24 @@ export class PreparedPGlite {
       if (error && typeof error === 'object') Object.assign(error, { query: text })
       throw error
     }
+    if (!this.#pg.isInTransaction()) await this.settle()
   }
 
   /** Runs the held statements now, in a call of their own; their promises hear how they went. */
   async flush(): Promise<void> {
     if (this.#held.length === 0) return
+    let outside = false
     await this.#pg._runExclusiveQuery(async () => {
       // Another statement may have taken them along meanwhile.
       if (this.#held.length === 0) return
       try {
         await this.#exec(new Uint8Array(0))
       } finally {
-        if (!this.#pg.isInTransaction()) await this.#pg.syncToFs()
+        outside = !this.#pg.isInTransaction()
+        if (outside) await this.#pg.syncToFs()
       }
     })
+    if (outside) await this.settle()
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,191 @@
+/**
+ * `npm run bench:durability`: what durable acknowledgements cost on the embedded store
+ * (docs/durability.md). Two servers run side by side on this machine's disk, one with
+ * `HEARTH_DURABILITY=on` and one `off`, and every measure alternates between them, so both see
+ * the same (shared, noisy) machine. The floor is the disk's own append-and-fdatasync.
+ */
+import type { ChildProcess } from 'node:child_process'
+import { closeSync, cpSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { migrateToLatest, openPGliteStore } from '@hearth/engine'
+import { mintApiKey } from '@hearth/server'
+import { ulid } from 'ulidx'
+import { deviceProcess } from './device-process.ts'
+import { startServer, stopServer } from './server-process.ts'
+
+const REST_SAMPLES = 300
+const SYNC_SAMPLES = 100
+const WRITERS = 16
+const STORM_MS = 4000
+const MODES = ['off', 'on'] as const
+type Mode = (typeof MODES)[number]
+
+const pct = (samples: number[], q: number) => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+}
+const ms = (n: number) => `${n.toFixed(2)} ms`
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-bench-durability-'))
+  const children: ChildProcess[] = []
+  try {
+    const disk = rawSync(join(work, 'append.bin'))
+    const template = join(work, 'device-template')
+    const templateStore = await openPGliteStore({ dataDir: template })
+    await migrateToLatest(templateStore.db)
+    await templateStore.close()
+    let copies = 0
+    const deviceFolder = () => {
+      const folder = join(work, `device-${copies++}`)
+      cpSync(template, join(folder, 'pgdata'), { recursive: true })
+      return folder
+    }
+
+    const servers = {} as Record<Mode, { url: string; token: string }>
+    for (const mode of MODES) {
+      const token = mintApiKey().token
+      const started = await startServer({
+        HEARTH_DATA_DIR: join(work, `server-${mode}`),
+        HEARTH_INIT_OWNER_TOKEN: token,
+        HEARTH_DURABILITY: mode,
+      })
+      children.push(started.child)
+      servers[mode] = { url: started.url, token }
+    }
+    const write = async (mode: Mode) => {
+      const { url, token } = servers[mode]
+      const res = await fetch(`${url}/households/current/tags`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `bench ${ulid()}` }),
+      })
+      if (res.status !== 201) throw new Error(`POST tags: ${res.status} ${await res.text()}`)
+      await res.arrayBuffer()
+    }
+
+    const rest: Record<Mode, number[]> = { off: [], on: [] }
+    for (let i = 0; i < REST_SAMPLES + 30; i++) {
+      for (const mode of MODES) {
+        const start = performance.now()
+        await write(mode)
+        if (i >= 30) rest[mode].push(performance.now() - start)
+      }
+    }
+
+    const throughput: Record<Mode, number[]> = { off: [], on: [] }
+    for (let round = 0; round < 2; round++) {
+      for (const mode of MODES) {
+        let done = 0
+        const until = performance.now() + STORM_MS
+        await Promise.all(
+          Array.from({ length: WRITERS }, async () => {
+            while (performance.now() < until) {
+              await write(mode)
+              done++
+            }
+          }),
+        )
+        throughput[mode].push(done / (STORM_MS / 1000))
+      }
+    }
+
+    const seen: Record<Mode, number[]> = { off: [], on: [] }
+    const devices = {} as Record<
+      Mode,
+      { a: Awaited<ReturnType<typeof deviceProcess>>; b: Awaited<ReturnType<typeof deviceProcess>> }
+    >
+    for (const mode of MODES) {
+      const env = {
+        HEARTH_SERVER_URL: servers[mode].url,
+        HEARTH_TOKEN: servers[mode].token,
+        HEARTH_HOUSEHOLD: 'current',
+      }
+      const a = await deviceProcess({ ...env, HEARTH_STORE: deviceFolder() })
+      const b = await deviceProcess({ ...env, HEARTH_STORE: deviceFolder() })
+      children.push(a.child, b.child)
+      devices[mode] = { a, b }
+    }
+    for (let i = 0; i < SYNC_SAMPLES + 10; i++) {
+      for (const mode of MODES) {
+        const { a, b } = devices[mode]
+        const id = ulid()
+        await b.send({ cmd: 'expect', id })
+        const { startedAt } = await a.send<{ startedAt: number }>({ cmd: 'create', id })
+        const { at } = await b.send<{ at: number }>({ cmd: 'arrived', id })
+        if (i >= 10) seen[mode].push(at - startedAt)
+      }
+    }
+
+    const diskP50 = pct(disk, 0.5)
+    const restExtra = pct(rest.on, 0.5) - pct(rest.off, 0.5)
+    const kept = median(throughput.on) / median(throughput.off)
+    const rows = [
+      ['disk: append 200 B + fdatasync', `p50 ${ms(diskP50)}, p99 ${ms(pct(disk, 0.99))}`, 'the floor'],
+      ...MODES.map((mode) => [
+        `REST write (POST tags), durability ${mode}`,
+        `p50 ${ms(pct(rest[mode], 0.5))}, p99 ${ms(pct(rest[mode], 0.99))}`,
+        '',
+      ]),
+      [
+        'REST write p50, on minus off',
+        `${ms(restExtra)} (${(restExtra / diskP50).toFixed(2)} fdatasyncs)`,
+        `${restExtra <= diskP50 ? 'met' : 'MISSED'} (<= 1 fdatasync)`,
+      ],
+      ...MODES.map((mode) => [
+        `change on A seen on B, durability ${mode}`,
+        `p50 ${ms(pct(seen[mode], 0.5))}, p99 ${ms(pct(seen[mode], 0.99))}`,
+        '',
+      ]),
+      ...MODES.map((mode) => [
+        `${WRITERS} concurrent REST writers, durability ${mode}`,
+        `${Math.round(median(throughput[mode]))} writes/s (runs: ${throughput[mode].map(Math.round).join(', ')})`,
+        '',
+      ]),
+      [
+        `${WRITERS} writers: on / off`,
+        `${(kept * 100).toFixed(0)}%`,
+        `${kept >= 0.5 ? 'met' : 'MISSED'} (>= 50%)`,
+      ],
+    ]
+    const header = ['measure', 'figure', 'target']
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
+    const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
+    console.log(fmt(header))
+    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`)
+    for (const row of rows) console.log(fmt(row))
+    for (const mode of MODES) {
+      await devices[mode].a.send({ cmd: 'close' })
+      await devices[mode].b.send({ cmd: 'close' })
+    }
+  } finally {
+    for (const child of children) await stopServer(child)
+    rmSync(work, { recursive: true, force: true })
+  }
+}
+
+/** The disk's own cost: append 200 bytes and fdatasync, as a WAL commit does, on the same file system. */
+function rawSync(path: string): number[] {
+  const fd = openSync(path, 'a')
+  const bytes = Buffer.alloc(200, 1)
+  const samples: number[] = []
+  try {
+    for (let i = 0; i < REST_SAMPLES + 30; i++) {
+      const start = performance.now()
+      writeSync(fd, bytes)
+      fdatasyncSync(fd)
+      if (i >= 30) samples.push(performance.now() - start)
+    }
+  } finally {
+    closeSync(fd)
+  }
+  return samples
+}
+
+function median(values: number[]): number {
+  return pct(values, 0.5)
+}
+
+await main()
+process.exit(0)
