@@ -241,4 +241,30 @@ describe('rules over HTTP', () => {
     const adopted = expectStatus(await api.patch(`${H}/rules/${rule.id}`, { enabled: false }), 200)
     expect(adopted).toMatchObject({ learned: false, enabled: false })
   })
+
+  it('learns the same rule whichever key categorizes, a key without write:rules included', async () => {
+    const owner = await server.newOwner()
+    const { api } = owner
+    const group = expectStatus(await api.post(`${H}/category-groups`, { name: 'Everyday' }), 201)
+    const dining = expectStatus(await api.post(`${H}/categories`, { groupId: group.id, name: 'Dining' }), 201)
+    const account = expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+    const bookkeeper = apiClient(
+      server.url,
+      await server.issueKey(owner.userId, ['read:transactions', 'write:transactions']),
+    )
+    const row = {
+      accountId: account.id,
+      date: '2025-06-01',
+      amountCents: -1200,
+      payeeName: 'Pizza Roma',
+      categoryId: dining.id,
+    }
+    for (let i = 0; i < 3; i++) expectStatus(await bookkeeper.post(`${H}/transactions`, row), 201)
+    const { items } = expectStatus(await api.get(`${H}/rules`), 200)
+    expect(items).toMatchObject([
+      { name: 'Pizza Roma (learned)', learned: true, action: { setCategoryId: dining.id } },
+    ])
+    const { categoryId: _, ...bare } = row
+    expect(expectStatus(await bookkeeper.post(`${H}/transactions`, bare), 201).categoryId).toBe(dining.id)
+  })
 })

@@ -205,5 +205,16 @@ describe('rules on a device', () => {
     const why = await device.query.rules.applications({ transactionId: rows[2]! })
     expect(why.items).toMatchObject([{ ruleId: rule.id, transactionId: rows[2], trigger: 'manual' }])
     expect((await api.get(`${H}/rule-applications?transactionId=${rows[2]}`)).body.items).toEqual(why.items)
+    // Applying a memo rule twice on the device adds the piece once.
+    const tagLine = await device.mutate.rules.create({
+      id: ulid(),
+      name: 'Pizza memo',
+      predicate: { combinator: 'all', conditions: [{ field: 'payee_name', op: 'contains', value: 'pizza' }] },
+      action: { appendMemo: ' #pizza' },
+    })
+    expect((await device.mutate.rules.apply({ id: tagLine.id })).changedCount).toBe(2)
+    expect((await device.mutate.rules.apply({ id: tagLine.id })).changedCount).toBe(0)
+    await expectConverged(server, householdId, [device])
+    expect((await classified(server.store.db, householdId, rows[0]!)).memo).toBe(' #pizza')
   })
 })
