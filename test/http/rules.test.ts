@@ -267,4 +267,48 @@ describe('rules over HTTP', () => {
     const { categoryId: _, ...bare } = row
     expect(expectStatus(await bookkeeper.post(`${H}/transactions`, bare), 201).categoryId).toBe(dining.id)
   })
+
+  it('keeps the bank’s raw payee text beside the final payee, and a pre-stage rule on it names the payee', async () => {
+    const { api, account, groceries } = await setup()
+    const amazon = expectStatus(await api.post(`${H}/payees`, { name: 'Amazon' }), 201)
+    expectStatus(
+      await api.post(`${H}/rules`, {
+        name: 'Amazon',
+        predicate: {
+          combinator: 'all',
+          conditions: [{ field: 'imported_payee', op: 'contains', value: 'amzn' }],
+        },
+        action: { setPayeeId: amazon.id, setCategoryId: groceries },
+      }),
+      201,
+    )
+    const { items } = await bulkCreate(api, [
+      {
+        accountId: account,
+        date: '2025-06-01',
+        amountCents: -1299,
+        payeeName: 'AMZN Mktp US*2K4LM',
+        importedId: 'x1',
+      },
+    ])
+    expect(items[0]).toMatchObject({
+      payeeId: amazon.id,
+      categoryId: groceries,
+      importedPayee: 'AMZN Mktp US*2K4LM',
+    })
+    const read = expectStatus(await api.get(`${H}/transactions/${items[0].id}`), 200)
+    expect(read.importedPayee).toBe('AMZN Mktp US*2K4LM')
+    const payees = expectStatus(await api.get(`${H}/payees`), 200).items.map((p: any) => p.name)
+    expect(payees).toEqual(['Amazon'])
+    const typed = expectStatus(
+      await api.post(`${H}/transactions`, {
+        accountId: account,
+        date: '2025-06-01',
+        amountCents: -5,
+        payeeName: 'Kiosk',
+      }),
+      201,
+    )
+    expect(typed.importedPayee).toBeNull()
+  })
 })

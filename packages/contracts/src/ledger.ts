@@ -68,6 +68,12 @@ export const TransactionSchema = z
       .enum(['normal', 'opening_balance', 'adjustment'])
       .describe('System rows (opening balances, reconcile and close adjustments) are not normal.'),
     importedId: z.string().nullable().describe("The bank's own id for an imported row."),
+    importedPayee: z
+      .string()
+      .nullable()
+      .describe(
+        'The payee text the bank sent with an imported row, kept as it came beside the payee the row ends up with; null on other rows.',
+      ),
     transferGroupId: z.string().nullable().describe('Shared by the two legs of a transfer.'),
     needsReview: z.boolean(),
     possibleDuplicate: z

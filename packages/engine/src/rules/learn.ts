@@ -111,7 +111,7 @@ function subjectOf(row: TransactionRow, payeeName: string): RuleSubject {
   return {
     payeeId: row.payee_id,
     payeeName,
-    importedPayee: row.source === 'imported' ? payeeName : null,
+    importedPayee: row.imported_payee,
     memo: row.memo,
     categoryId: null,
     accountId: row.account_id,

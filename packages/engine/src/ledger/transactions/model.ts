@@ -28,6 +28,8 @@ export interface Transaction {
   source: TransactionSource
   kind: TransactionKind
   importedId: string | null
+  /** The payee text the bank sent with an imported row, as it came; null on other rows. */
+  importedPayee: string | null
   transferGroupId: string | null
   needsReview: boolean
   possibleDuplicate: boolean
@@ -74,6 +76,7 @@ export function toTransaction(row: TransactionRow, details: TransactionDetails =
     source: row.source,
     kind: row.kind,
     importedId: row.imported_id,
+    importedPayee: row.imported_payee ?? null,
     transferGroupId: row.transfer_group_id,
     needsReview: row.needs_review,
     possibleDuplicate: row.possible_duplicate,
