@@ -56,19 +56,20 @@ export function guessMapping(header: readonly string[]): CsvMapping {
   return out
 }
 
+/** Where each format keeps year, month and day among the three numbers it holds. */
+const DAY_PATTERNS: Record<CsvDateFormat, { re: RegExp; y: number; m: number; d: number }> = {
+  'YYYY-MM-DD': { re: /^(\d{4})-(\d{1,2})-(\d{1,2})/, y: 1, m: 2, d: 3 },
+  'MM/DD/YYYY': { re: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, y: 3, m: 1, d: 2 },
+  'DD/MM/YYYY': { re: /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, y: 3, m: 2, d: 1 },
+  'DD.MM.YYYY': { re: /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/, y: 3, m: 2, d: 1 },
+}
+
 function day(text: string, format: CsvDateFormat): string | null {
-  const t = text.trim()
-  let m: RegExpExecArray | null
-  let out: string | null = null
-  if (format === 'YYYY-MM-DD' && (m = /^(\d{4})-(\d{1,2})-(\d{1,2})/.exec(t)))
-    out = `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}`
-  if (format === 'MM/DD/YYYY' && (m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t)))
-    out = `${m[3]}-${m[1]!.padStart(2, '0')}-${m[2]!.padStart(2, '0')}`
-  if (format === 'DD/MM/YYYY' && (m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t)))
-    out = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`
-  if (format === 'DD.MM.YYYY' && (m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(t)))
-    out = `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}`
-  return out && isRealDay(out) ? out : null
+  const p = DAY_PATTERNS[format]
+  const m = p.re.exec(text.trim())
+  if (!m) return null
+  const out = `${m[p.y]}-${m[p.m]!.padStart(2, '0')}-${m[p.d]!.padStart(2, '0')}`
+  return isRealDay(out) ? out : null
 }
 
 /**
