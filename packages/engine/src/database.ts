@@ -9,6 +9,7 @@ import type {
   MembershipsTable,
   UsersTable,
 } from './identity/tables.ts'
+import type { ImportTables } from './imports/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
@@ -32,4 +33,5 @@ export type Database = FoundationTables &
   LedgerTables &
   BudgetTables &
   RuleTables &
-  PayeeTables
+  PayeeTables &
+  ImportTables

@@ -2,6 +2,7 @@ import { budgetOperations } from './budgets/operations.ts'
 import { catalogOperations } from './catalog/operations.ts'
 import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
+import { importOperations } from './imports/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
 import { createRegistry } from './mutator/registry.ts'
 import { payeeOperations } from './payees/operations.ts'
@@ -19,6 +20,7 @@ export const operations = createRegistry(
   budgetOperations,
   ruleOperations,
   payeeOperations,
+  importOperations(engineHooks),
 )
 
 /** The registry's shape. */

@@ -123,6 +123,8 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   rules: [operations.rules.list, operations.rules.get],
   rule_applications: [operations.rules.applications],
   rule_runs: [operations.rules.applications],
+  import_batches: [operations.imports.list, operations.imports.get],
+  import_mappings: [operations.imports.getMapping],
 }
 
 describe('sync and REST', () => {

@@ -70,6 +70,8 @@ export const READ_POLICY = {
   rules: { read: 'read:rules' },
   rule_applications: { read: 'read:rules' },
   rule_runs: { read: 'read:rules' },
+  import_batches: { read: 'read:transactions' },
+  import_mappings: { read: 'read:transactions' },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },

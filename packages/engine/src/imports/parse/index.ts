@@ -60,8 +60,11 @@ export function fileText(file: BankFile): string {
   text = text.replace(/^\uFEFF/, '')
   if (text.trim() === '') throw new StatementError('IMPORT_FILE_EMPTY', 'The file is empty.')
   // Control characters other than tab and line breaks do not occur in bank text files.
-  const control = text.slice(0, 4096).match(/[\u0000-\u0008\u000e-\u001f]/g)?.length ?? 0
-  if (control > 0) throw binary()
+  const head = text.slice(0, 4096)
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i)
+    if (c < 9 || (c > 13 && c < 32)) throw binary()
+  }
   return text
 }
 
