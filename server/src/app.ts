@@ -17,6 +17,7 @@ import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
+import { importRoutes } from './routes/imports.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
@@ -120,6 +121,7 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
     ...ageOfMoneyRoutes,
     ...budgetRoutes,
     ...ruleRoutes,
+    ...importRoutes,
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -54,10 +54,9 @@ export interface ImportPlan {
   digest: string
 }
 
-/** A refusal of the whole file, as the API's 400 (or 413 for a file too large). */
+/** A refusal of the whole file, as the API's 400. */
 export function fileRefusal(e: StatementError): EngineError {
-  const status = e.code === 'IMPORT_FILE_TOO_LARGE' ? 413 : 400
-  return new EngineError(status, e.code, e.message, {
+  return new EngineError(400, e.code, e.message, {
     errors: [{ path: e.path, message: e.message, code: e.code.toLowerCase() }],
   })
 }
