@@ -44,6 +44,10 @@ const API_TAGS = [
   { name: 'Budgets', description: 'Envelope budgeting: months, assignments, moves, goals and age of money.' },
   { name: 'Rules', description: 'Rules that classify transactions, and their previews and back-fills.' },
   {
+    name: 'Imports',
+    description: 'Bank files (OFX, QFX, CSV, camt.053): preview, commit as one batch, undo.',
+  },
+  {
     name: 'Payees',
     description: 'Who money goes to or comes from, their aliases, merges and near-duplicates.',
   },

@@ -130,6 +130,8 @@ interface Seeded {
   euros: string
   largest: string
   rule: string
+  /** A committed bank import (one CSV row) on accountA. */
+  importBatch: string
 }
 
 let victim: TestMember
@@ -175,6 +177,13 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
   ).id
   const apiKey = (await made('POST', '/users/me/api-keys', { name: `${n} key`, scopes: ['read:tags'] })).id
   const rule = (await made('POST', `${H}/rules`, ruleBody(category))).id
+  const importBatch = (
+    await made('POST', `${H}/imports`, {
+      accountId: accountA,
+      format: 'csv',
+      content: `Date,Payee,Amount\n2024-03-02,${n} bank text,-3.10\n`,
+    })
+  ).batch.id
   return {
     householdId: member.householdId,
     name,
@@ -192,6 +201,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     euros,
     largest,
     rule,
+    importBatch,
   }
 }
 
@@ -218,6 +228,7 @@ function pathValues(s: Seeded): Record<string, string> {
     categoryId: s.category,
     id: s.apiKey,
     ruleId: s.rule,
+    importId: s.importBatch,
     yearMonth: '2024-03',
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',
