@@ -12,8 +12,8 @@ import { type ImportPlan, planImport } from './plan.ts'
 import { CommitImportArgsSchema } from './schema.ts'
 import type { ImportedMatch } from './tables.ts'
 
-/** Rows per bulk create inside one commit: bulk create's own limit. */
-const CHUNK = 500
+/** Rows per pass of the bulk-create pipeline inside one commit: a whole file of up to 10,000 rows is one pass (rules, payees and the model load once), kept under PostgreSQL's 65,535 bound parameters a statement. */
+const CHUNK = 10_000
 
 /** What a commit did, and the balances to compare. */
 export interface ImportResult {
