@@ -61,7 +61,8 @@ describe('bank file imports on a device', () => {
     expect(rows.map((t: any) => t.id)).toEqual([twin.id])
     expect(rows[0]).toMatchObject({ date: '2025-03-05', matchedTransactionId: null })
     expect((await api.get(`${H}/imports/${result.batch.id}`)).body.undoneAt).not.toBeNull()
-  })
+    // A device boot, an offline import, two syncs and an undo: more than the default 30 s on a busy machine.
+  }, 120_000)
 
   it('reads a Windows-1252 CSV and a camt.053 file on the device as the server does', async () => {
     const owner = await server.newOwner()
