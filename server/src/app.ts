@@ -17,7 +17,7 @@ import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
-import { importRoutes } from './routes/imports.ts'
+import { IMPORT_BODY_BYTES, IMPORT_PATH, importRoutes } from './routes/imports.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
@@ -98,15 +98,18 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
       'request',
     )
   })
-  app.use(
-    limitBody(bodyLimitBytes, (c) =>
+  const limitTo = (bytes: number) =>
+    limitBody(bytes, (c) =>
       // The rest of the body stays unread, so the connection cannot be reused: say so.
       problem(c, 413, 'PAYLOAD_TOO_LARGE', {
-        detail: `Request bodies are limited to ${bodyLimitBytes} bytes.`,
+        detail: `Request bodies are limited to ${bytes} bytes.`,
         headers: { connection: 'close' },
       }),
-    ),
-  )
+    )
+  const standardLimit = limitTo(bodyLimitBytes)
+  // A bank file travels in the body: imports take the engine's largest file, base64 included.
+  const fileLimit = limitTo(Math.max(bodyLimitBytes, IMPORT_BODY_BYTES))
+  app.use((c, next) => (IMPORT_PATH.test(c.req.path) ? fileLimit(c, next) : standardLimit(c, next)))
   app.use(authenticate(store))
   app.use('/households/:householdId', requireMembership())
   app.use('/households/:householdId/*', requireMembership())

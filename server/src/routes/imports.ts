@@ -5,8 +5,12 @@ import {
   ImportPlanSchema,
   ImportResultSchema,
 } from '@hearth/contracts'
-import { operations } from '@hearth/engine'
+import { MAX_FILE_BYTES, operations } from '@hearth/engine'
 import { type OperationRoute, operationRoute } from '../http/operation-route.ts'
+
+/** The paths whose body carries a bank file, and may be as large as the largest file (base64 included). */
+export const IMPORT_PATH = /^\/households\/[^/]+\/imports(\/preview)?$/
+export const IMPORT_BODY_BYTES = Math.ceil((MAX_FILE_BYTES * 4) / 3) + 64 * 1024
 
 const tag = 'Imports'
 const imports = '/households/{householdId}/imports'
@@ -24,7 +28,7 @@ const fileErrors = [
   'IMPORT_FILE_TOO_LARGE',
 ]
 const body =
-  "Body `{accountId, format: ofx|qfx|csv|camt053, content (the file as text) | contentBase64 (its bytes), encoding?: auto|utf-8|windows-1252|latin1, mapping?}` (see docs/api/imports.md). The request body is limited to the server's body limit (1 MiB by default); the SDK takes files up to 10 MiB."
+  "Body `{accountId, format: ofx|qfx|csv|camt053, content (the file as text) | contentBase64 (its bytes), encoding?: auto|utf-8|windows-1252|latin1, mapping?}` (see docs/api/imports.md). These two routes take bodies up to about 13.4 MiB (a 10 MiB file in base64), beyond the server's body limit for other routes."
 
 /** Bank file imports: preview, commit, undo, the batches, and an account's saved CSV mapping. */
 export const importRoutes: OperationRoute[] = [
