@@ -32,6 +32,7 @@ import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { forecastRoutes } from './routes/forecasts.ts'
 import { householdRoutes } from './routes/households.ts'
+import { IMPORT_BODY_BYTES, IMPORT_PATH, importRoutes } from './routes/imports.ts'
 import { invitationRoutes } from './routes/invitations.ts'
 import { loanRoutes } from './routes/loans.ts'
 import { payeeRoutes } from './routes/payees.ts'
@@ -65,6 +66,10 @@ const API_TAGS = [
     description: 'Recurring schedules, what is coming, and detected recurring charges and price changes.',
   },
   { name: 'Forecasts', description: "A month's projected spending per category." },
+  {
+    name: 'Imports',
+    description: 'Bank files (OFX, QFX, CSV, camt.053): preview, commit as one batch, undo.',
+  },
   {
     name: 'Payees',
     description: 'Who money goes to or comes from, their aliases, merges and near-duplicates.',
@@ -131,15 +136,18 @@ export function createApp({
       'request',
     )
   })
-  app.use(
-    limitBody(bodyLimitBytes, (c) =>
+  const limitTo = (bytes: number) =>
+    limitBody(bytes, (c) =>
       // The rest of the body stays unread, so the connection cannot be reused: say so.
       problem(c, 413, 'PAYLOAD_TOO_LARGE', {
-        detail: `Request bodies are limited to ${bodyLimitBytes} bytes.`,
+        detail: `Request bodies are limited to ${bytes} bytes.`,
         headers: { connection: 'close' },
       }),
-    ),
-  )
+    )
+  const standardLimit = limitTo(bodyLimitBytes)
+  // A bank file travels in the body: imports take the engine's largest file, base64 included.
+  const fileLimit = limitTo(Math.max(bodyLimitBytes, IMPORT_BODY_BYTES))
+  app.use((c, next) => (IMPORT_PATH.test(c.req.path) ? fileLimit(c, next) : standardLimit(c, next)))
   app.use(limitFailedAuth(authFailures))
   app.use(authenticate(store))
   app.use(limitPerKey(rateLimits))
@@ -171,6 +179,7 @@ export function createApp({
     ...recurrenceRoutes,
     ...forecastRoutes,
     ...assistantRoutes,
+    ...importRoutes,
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -144,6 +144,8 @@ interface Seeded {
   /** A loan account with terms, for the loan operations' `{accountId}`. */
   loan: string
   recurrence: string
+  /** A committed bank import (one CSV row) on accountA. */
+  importBatch: string
 }
 
 let victim: TestMember
@@ -206,6 +208,13 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
       startDate: '2024-03-01',
     })
   ).id
+  const importBatch = (
+    await made('POST', `${H}/imports`, {
+      accountId: accountA,
+      format: 'csv',
+      content: `Date,Payee,Amount\n2024-03-02,${n} bank text,-3.10\n`,
+    })
+  ).batch.id
   return {
     householdId: member.householdId,
     userId: member.userId,
@@ -226,6 +235,7 @@ async function seed(member: TestMember, name: string): Promise<Seeded> {
     rule,
     loan,
     recurrence,
+    importBatch,
   }
 }
 
@@ -258,6 +268,7 @@ function pathValues(s: Seeded): Record<string, string> {
     key: `detected:${s.accountA}:p:${s.payee}:monthly`,
     // No insight exists in a fresh household: dismiss answers 404 after the checks the fuzz makes.
     insightId: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
+    importId: s.importBatch,
     yearMonth: '2024-03',
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',

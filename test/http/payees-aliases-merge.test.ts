@@ -124,7 +124,9 @@ describe('payee merge and unmerge over HTTP', () => {
       createdAliasId: expect.any(String),
       unmergedAt: null,
     })
-    expectProblem(await api.get(`${H}/payees/${source.id}`), 404, 'NOT_FOUND')
+    expect(expectProblem(await api.get(`${H}/payees/${source.id}`), 404, 'PAYEE_MERGED').mergedInto).toBe(
+      target.id,
+    )
     expect((await listAll(api)).filter((t) => t.payeeId === target.id)).toHaveLength(3)
     const aliases = expectStatus(await api.get(`${H}/payees/${target.id}/aliases`), 200)
     expect(aliases.items.map((a: any) => a.name)).toEqual(['AMAZON MKTPLACE', 'AMZN MKTP'])
@@ -160,5 +162,41 @@ describe('payee merge and unmerge over HTTP', () => {
     expect(first.status).toBe(200)
     expect(again.body).toEqual(first.body)
     expect(again.headers.get('idempotent-replayed')).toBe('true')
+  })
+
+  it('one pattern alias catches every store number, and a merged payee’s read names where it went', async () => {
+    const { api } = await server.newOwner()
+    const starbucks = expectStatus(await api.post(`${H}/payees`, { name: 'Starbucks' }), 201)
+    const alias = expectStatus(
+      await api.post(`${H}/payees/${starbucks.id}/aliases`, { name: 'STARBUCKS', match: 'startsWith' }),
+      201,
+    )
+    expect(alias).toMatchObject({ match: 'startsWith', normalizedName: 'starbucks' })
+    expectProblem(
+      await api.post(`${H}/payees/${starbucks.id}/aliases`, { name: '(?=x)', match: 'regex' }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    expectProblem(
+      await api.post(`${H}/payees/${starbucks.id}/aliases`, { name: 'x', match: 'fuzzy' }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    const account = expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+    const rows = ['STARBUCKS #1234', 'STARBUCKS #5678'].map((payeeName, i) => ({
+      accountId: account.id,
+      date: '2025-03-02',
+      amountCents: -450 - i,
+      payeeName,
+      importedId: `sb${i}`,
+    }))
+    const bulk = expectStatus(await api.post(`${H}/transactions/bulk`, { transactions: rows }), 201)
+    expect(bulk.items.map((t: any) => t.payeeId)).toEqual([starbucks.id, starbucks.id])
+
+    const old = expectStatus(await api.post(`${H}/payees`, { name: 'Starbucks Seattle' }), 201)
+    expectStatus(await api.post(`${H}/payees/${old.id}/merge`, { targetPayeeId: starbucks.id }), 200)
+    const gone = expectProblem(await api.get(`${H}/payees/${old.id}`), 404, 'PAYEE_MERGED')
+    expect(gone.mergedInto).toBe(starbucks.id)
+    expectProblem(await api.get(`${H}/payees/01JD5Z9Y6XQ3M4N5P6R7S8T9V0`), 404, 'NOT_FOUND')
   })
 })

@@ -30,6 +30,23 @@ describe('payee near-duplicates over HTTP', () => {
     expect(amazon.items).toEqual([])
   })
 
+  it('groups Starbucks, STARBUCKS #1234 and Starbuck’s Coffee as bank text spells them, not Shell and Amazon', async () => {
+    const { api } = await server.newOwner()
+    const ids: Record<string, string> = {}
+    for (const name of ['Starbucks', 'Shell', 'STARBUCKS #1234', 'Amazon', "Starbuck's Coffee"])
+      ids[name] = expectStatus(await api.post(`${H}/payees`, { name }), 201).id
+    const groups = expectStatus(await api.get(`${H}/payees/duplicate-groups`), 200)
+    expect(groups.items.map((g: any) => g.payees.map((p: any) => p.name).sort())).toEqual([
+      ['STARBUCKS #1234', "Starbuck's Coffee", 'Starbucks'],
+    ])
+    const candidates = expectStatus(await api.get(`${H}/payees/${ids.Starbucks}/dedupe-candidates`), 200)
+    expect(candidates.items.map((c: any) => [c.payee.name, c.similarity]).sort()).toEqual([
+      ['STARBUCKS #1234', 1],
+      ["Starbuck's Coffee", 1],
+    ])
+    expect(expectStatus(await api.get(`${H}/payees/${ids.Shell}/dedupe-candidates`), 200).items).toEqual([])
+  })
+
   it('leaves deleted payees out and answers 404 for an unknown one', async () => {
     const { api } = await server.newOwner()
     const a = expectStatus(await api.post(`${H}/payees`, { name: 'Shell Oil' }), 201)

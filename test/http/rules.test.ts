@@ -241,4 +241,74 @@ describe('rules over HTTP', () => {
     const adopted = expectStatus(await api.patch(`${H}/rules/${rule.id}`, { enabled: false }), 200)
     expect(adopted).toMatchObject({ learned: false, enabled: false })
   })
+
+  it('learns the same rule whichever key categorizes, a key without write:rules included', async () => {
+    const owner = await server.newOwner()
+    const { api } = owner
+    const group = expectStatus(await api.post(`${H}/category-groups`, { name: 'Everyday' }), 201)
+    const dining = expectStatus(await api.post(`${H}/categories`, { groupId: group.id, name: 'Dining' }), 201)
+    const account = expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+    const bookkeeper = apiClient(
+      server.url,
+      await server.issueKey(owner.userId, ['read:transactions', 'write:transactions']),
+    )
+    const row = {
+      accountId: account.id,
+      date: '2025-06-01',
+      amountCents: -1200,
+      payeeName: 'Pizza Roma',
+      categoryId: dining.id,
+    }
+    for (let i = 0; i < 3; i++) expectStatus(await bookkeeper.post(`${H}/transactions`, row), 201)
+    const { items } = expectStatus(await api.get(`${H}/rules`), 200)
+    expect(items).toMatchObject([
+      { name: 'Pizza Roma (learned)', learned: true, action: { setCategoryId: dining.id } },
+    ])
+    const { categoryId: _, ...bare } = row
+    expect(expectStatus(await bookkeeper.post(`${H}/transactions`, bare), 201).categoryId).toBe(dining.id)
+  })
+
+  it('keeps the bank’s raw payee text beside the final payee, and a pre-stage rule on it names the payee', async () => {
+    const { api, account, groceries } = await setup()
+    const amazon = expectStatus(await api.post(`${H}/payees`, { name: 'Amazon' }), 201)
+    expectStatus(
+      await api.post(`${H}/rules`, {
+        name: 'Amazon',
+        predicate: {
+          combinator: 'all',
+          conditions: [{ field: 'imported_payee', op: 'contains', value: 'amzn' }],
+        },
+        action: { setPayeeId: amazon.id, setCategoryId: groceries },
+      }),
+      201,
+    )
+    const { items } = await bulkCreate(api, [
+      {
+        accountId: account,
+        date: '2025-06-01',
+        amountCents: -1299,
+        payeeName: 'AMZN Mktp US*2K4LM',
+        importedId: 'x1',
+      },
+    ])
+    expect(items[0]).toMatchObject({
+      payeeId: amazon.id,
+      categoryId: groceries,
+      importedPayee: 'AMZN Mktp US*2K4LM',
+    })
+    const read = expectStatus(await api.get(`${H}/transactions/${items[0].id}`), 200)
+    expect(read.importedPayee).toBe('AMZN Mktp US*2K4LM')
+    const payees = expectStatus(await api.get(`${H}/payees`), 200).items.map((p: any) => p.name)
+    expect(payees).toEqual(['Amazon'])
+    const typed = expectStatus(
+      await api.post(`${H}/transactions`, {
+        accountId: account,
+        date: '2025-06-01',
+        amountCents: -5,
+        payeeName: 'Kiosk',
+      }),
+      201,
+    )
+    expect(typed.importedPayee).toBeNull()
+  })
 })

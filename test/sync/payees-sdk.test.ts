@@ -102,6 +102,20 @@ describe('payees through the SDK', () => {
       payeeName: 'AMZN MKTP US',
     })
     expect(row.payeeId).toBe(target.id)
+    // A pattern alias made offline catches every store number on the device as on the server.
+    await device.mutate.payees.createAlias({
+      payeeId: target.id,
+      id: ulid(),
+      name: 'AMZN MKTP',
+      match: 'startsWith',
+    })
+    const byPattern = await device.mutate.transactions.create({
+      accountId: account.id,
+      date: '2025-03-02',
+      amountCents: -300,
+      payeeName: 'AMZN Mktp US*2K4LM',
+    })
+    expect(byPattern.payeeId).toBe(target.id)
     const { merge } = await device.mutate.payees.merge({
       id: source.id,
       targetPayeeId: target.id,
@@ -114,7 +128,17 @@ describe('payees through the SDK', () => {
     const serverAliases = (await api.get(`${H}/payees/${target.id}/aliases`)).body
     expect(serverAliases.items.map((a: any) => a.id)).toContain(alias.id)
     expect((await api.get(`${H}/transactions/${row.id}`)).body.payeeId).toBe(target.id)
-    expect((await api.get(`${H}/payees/${source.id}`)).status).toBe(404)
+    expect((await api.get(`${H}/payees/${source.id}`)).body).toMatchObject({
+      status: 404,
+      code: 'PAYEE_MERGED',
+      mergedInto: target.id,
+    })
+    await expect(device.query.payees.get({ id: source.id })).rejects.toMatchObject({
+      status: 404,
+      code: 'PAYEE_MERGED',
+      extra: { mergedInto: target.id },
+    })
+    expect((await api.get(`${H}/transactions/${byPattern.id}`)).body.payeeId).toBe(target.id)
     // The rule that named the source names the target, on the device as on the server.
     const serverRule = (await api.get(`${H}/rules/${rule.id}`)).body
     expect(serverRule.predicate.conditions[0].value).toBe(target.id)

@@ -205,5 +205,68 @@ describe('rules on a device', () => {
     const why = await device.query.rules.applications({ transactionId: rows[2]! })
     expect(why.items).toMatchObject([{ ruleId: rule.id, transactionId: rows[2], trigger: 'manual' }])
     expect((await api.get(`${H}/rule-applications?transactionId=${rows[2]}`)).body.items).toEqual(why.items)
+    // Applying a memo rule twice on the device adds the piece once.
+    const tagLine = await device.mutate.rules.create({
+      id: ulid(),
+      name: 'Pizza memo',
+      predicate: { combinator: 'all', conditions: [{ field: 'payee_name', op: 'contains', value: 'pizza' }] },
+      action: { appendMemo: ' #pizza' },
+    })
+    expect((await device.mutate.rules.apply({ id: tagLine.id })).changedCount).toBe(2)
+    expect((await device.mutate.rules.apply({ id: tagLine.id })).changedCount).toBe(0)
+    await expectConverged(server, householdId, [device])
+    expect((await classified(server.store.db, householdId, rows[0]!)).memo).toBe(' #pizza')
+  })
+
+  it('keeps the raw bank text and runs the pre-stage on a device import as the server does', async () => {
+    const owner = await server.newOwner()
+    const { api, householdId } = owner
+    const account = (await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' })).body.id
+    const amazon = (await api.post(`${H}/payees`, { name: 'Amazon' })).body.id
+    await api.post(`${H}/rules`, {
+      name: 'Amazon',
+      predicate: {
+        combinator: 'all',
+        conditions: [{ field: 'imported_payee', op: 'contains', value: 'amzn' }],
+      },
+      action: { setPayeeId: amazon },
+    })
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    await device.sync.disconnect()
+    const { items } = await device.mutate.transactions.bulkCreate({
+      transactions: [
+        {
+          id: ulid(),
+          accountId: account,
+          date: '2025-05-01',
+          amountCents: -999,
+          payeeName: 'AMZN Mktp DE*1',
+          importedId: 'd1',
+        },
+        {
+          id: ulid(),
+          accountId: account,
+          date: '2025-05-02',
+          amountCents: -450,
+          payeeName: 'BAECKEREI 12',
+          importedId: 'd2',
+        },
+      ],
+    })
+    expect(items.map((t) => [t.payeeId === amazon, t.importedPayee])).toEqual([
+      [true, 'AMZN Mktp DE*1'],
+      [false, 'BAECKEREI 12'],
+    ])
+    device.sync.connect()
+    await device.sync.whenSynced()
+    await expectConverged(server, householdId, [device])
+    expect((await api.get(`${H}/transactions/${items[0]!.id}`)).body).toMatchObject({
+      payeeId: amazon,
+      importedPayee: 'AMZN Mktp DE*1',
+    })
+    expect(await device.query.transactions.get({ id: items[1]!.id })).toEqual(
+      (await api.get(`${H}/transactions/${items[1]!.id}`)).body,
+    )
   })
 })

@@ -81,6 +81,12 @@ export const TransactionSchema = z
       .describe(
         'On a booked recurrence occurrence: `recurrence:<recurrenceId>:<date>`, unique in the household.',
       ),
+    importedPayee: z
+      .string()
+      .nullable()
+      .describe(
+        'The payee text the bank sent with an imported row, kept as it came beside the payee the row ends up with; null on other rows.',
+      ),
     transferGroupId: z.string().nullable().describe('Shared by the two legs of a transfer.'),
     needsReview: z.boolean(),
     possibleDuplicate: z

@@ -21,7 +21,14 @@ export const PayeeAliasSchema = z
     id: z.string(),
     payeeId: z.string(),
     name: z.string().describe('The spelling as given.'),
-    normalizedName: z.string().describe('The folded form; unique among the household’s live aliases.'),
+    normalizedName: z
+      .string()
+      .describe('The folded form (a regex keeps its own text); unique among live aliases of one `match`.'),
+    match: z
+      .enum(['exact', 'startsWith', 'contains', 'regex'])
+      .describe(
+        'How a payee name matches: it is this spelling, or its normalized form starts with it, contains it, or matches it as an RE2 regex (case-insensitive).',
+      ),
     createdAt: Instant,
     updatedAt: Instant,
   })

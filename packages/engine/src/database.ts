@@ -11,6 +11,7 @@ import type {
   MembershipsTable,
   UsersTable,
 } from './identity/tables.ts'
+import type { ImportTables } from './imports/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
 import type { LoanTables } from './loans/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
@@ -40,4 +41,5 @@ export type Database = FoundationTables &
   PayeeTables &
   LoanTables &
   RecurrenceTables &
-  AssistantTables
+  AssistantTables &
+  ImportTables

@@ -4,6 +4,7 @@ import { catalogOperations } from './catalog/operations.ts'
 import { forecastOperations } from './forecasts/operations.ts'
 import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
+import { importOperations } from './imports/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
 import { loanOperations } from './loans/operations.ts'
 import type { Operation } from './mutator/define.ts'
@@ -29,6 +30,7 @@ export const operations = createRegistry(
   forecastOperations,
   // The assistant reads the registry itself (tools, confirmed actions), once it is built.
   assistantOperations(() => joined),
+  importOperations(engineHooks),
 )
 const joined: ReadonlyMap<string, Operation> = operations.byName
 

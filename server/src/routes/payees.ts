@@ -70,6 +70,9 @@ export const payeeRoutes = [
     tag,
     response: PayeeSchema,
     responseDescription: 'The payee.',
+    notes:
+      'A payee merged into another answers 404 `PAYEE_MERGED` with `mergedInto`, the id of the live payee it went into (followed through later merges); an unknown or deleted payee is 404 `NOT_FOUND`.',
+    errors: { 404: ['NOT_FOUND', 'PAYEE_MERGED'] },
   }),
   operationRoute(operations.payees.update, {
     method: 'patch',
@@ -106,7 +109,7 @@ export const payeeRoutes = [
     response: PayeeAliasSchema,
     responseDescription: 'The alias (the existing one when the payee already had this spelling).',
     notes:
-      'Deduplicated by normalized form: a spelling the payee already has answers its alias, unchanged. A spelling that is a live payee’s name or another payee’s alias is 409 `PAYEE_ALIAS_TAKEN`. A transaction created or imported with a `payeeName` that no live payee bears but an alias spells gets the alias’s payee.',
+      'Body `{id?, name, match?}`; `match` is `exact` (default), `startsWith`, `contains` or `regex` (RE2, refused with 400 when RE2 cannot run it, as in rules). Deduplicated by normalized form and match: a spelling the payee already has answers its alias, unchanged. A spelling that is a live payee’s name or another payee’s alias is 409 `PAYEE_ALIAS_TAKEN`. A transaction created or imported with a `payeeName` that no live payee bears but an alias matches gets the alias’s payee (exact aliases first, then patterns, oldest first).',
     errors: { 409: ['PAYEE_ALIAS_TAKEN', 'ID_ALREADY_EXISTS'] },
   }),
   operationRoute(operations.payees.deleteAlias, {

@@ -1,14 +1,7 @@
 import { sql } from 'kysely'
 import { defineQuery } from '../mutator/define.ts'
 import { IdArgsSchema, NoArgsSchema } from './fields.ts'
-import {
-  liveCategories,
-  requireCategory,
-  requireCategoryGroup,
-  requireFlag,
-  requirePayee,
-  requireTag,
-} from './lookups.ts'
+import { liveCategories, requireCategory, requireCategoryGroup, requireFlag, requireTag } from './lookups.ts'
 import {
   type Category,
   type CategoryGroup,
@@ -113,17 +106,6 @@ export const listPayees = defineQuery({
       .orderBy('id')
       .execute()
     return { items: rows.map(toPayee) }
-  },
-})
-
-/** One live payee. */
-export const getPayee = defineQuery({
-  audience: 'device',
-  description: 'One live payee.',
-  scope: 'read:payees',
-  args: IdArgsSchema,
-  async run(db, args, ctx): Promise<Payee> {
-    return toPayee(await requirePayee(db, ctx.householdId, args.id))
   },
 })
 

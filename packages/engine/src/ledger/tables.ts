@@ -55,6 +55,8 @@ export interface TransactionsTable {
   source: TransactionSource
   kind: Defaulted<TransactionKind>
   imported_id: string | null
+  /** The payee text the bank sent with an imported row, kept as it came; null on other rows. */
+  imported_payee: ColumnType<string | null, string | null | undefined, string | null>
   transfer_group_id: string | null
   needs_review: Defaulted<boolean>
   suggested_category_id: string | null

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely'
 import { normalizePayeeName } from '../catalog/model.ts'
 import type { Database } from '../database.ts'
 import { conflict, notFound } from '../errors.ts'
-import type { PayeeAliasRow } from './tables.ts'
+import type { AliasMatch, PayeeAliasRow } from './tables.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
@@ -25,17 +25,19 @@ export async function requireAlias(
   return row
 }
 
-/** The live alias with this normalized form, wherever it points, or undefined. */
+/** The live alias with this normalized form and way of matching, wherever it points, or undefined. */
 export async function findAliasByNormalized(
   db: Db,
   householdId: string,
   normalized: string,
+  match: AliasMatch = 'exact',
 ): Promise<PayeeAliasRow | undefined> {
   return db
     .selectFrom('payee_aliases')
     .selectAll()
     .where('household_id', '=', householdId)
     .where('normalized_name', '=', normalized)
+    .where('match', '=', match)
     .where('deleted_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')

@@ -1,4 +1,4 @@
-import type { PayeeAliasRow, PayeeMergeRow } from './tables.ts'
+import type { AliasMatch, PayeeAliasRow, PayeeMergeRow } from './tables.ts'
 
 /** An alias as the API shows it. */
 export interface PayeeAlias {
@@ -6,6 +6,8 @@ export interface PayeeAlias {
   payeeId: string
   name: string
   normalizedName: string
+  /** `exact` (the spelling), `startsWith`, `contains` or `regex`. */
+  match: AliasMatch
   createdAt: string
   updatedAt: string
 }
@@ -30,6 +32,7 @@ export function toPayeeAlias(row: PayeeAliasRow): PayeeAlias {
     payeeId: row.payee_id,
     name: row.name,
     normalizedName: row.normalized_name,
+    match: row.match,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   }

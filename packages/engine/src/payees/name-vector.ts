@@ -1,4 +1,4 @@
-import { normalizePayeeName } from '../catalog/model.ts'
+import { merchantWords } from './merchant-name.ts'
 
 /** Names at least this similar are near-duplicates (the contract's threshold). */
 export const DUPLICATE_THRESHOLD = 0.9
@@ -19,17 +19,15 @@ export function skeleton(word: string): string {
 }
 
 /**
- * The vector a payee name is compared by. The name is normalized (`normalizePayeeName`) and
- * split into words; each word becomes the bigrams of its skeleton with `^` and `$` marking its
+ * The vector a payee name is compared by. The name is cleaned of bank noise (`merchantWords`:
+ * normalized, without processor prefixes, store numbers, generic words, city and state); each word becomes the bigrams of its skeleton with `^` and `$` marking its
  * ends (`amazon` → `amzn` → `^a am mz zn n$`), scaled to length 1, and the first word counts
  * twice. The words are summed into one sparse vector keyed by the bigram itself (an exact
  * "hash", so no two bigrams collide). Pure: the same name gives the same vector everywhere.
  */
 export function nameVector(name: string): NameVector {
   const out = new Map<string, number>()
-  const words = normalizePayeeName(name)
-    .split(' ')
-    .filter((w) => w.length > 0)
+  const words = merchantWords(name)
   words.forEach((word, index) => {
     const padded = `^${skeleton(word)}$`
     const counts = new Map<string, number>()

@@ -1,6 +1,7 @@
 import { createPayee, deletePayee, updatePayee } from '../catalog/mutators/payees.ts'
-import { getPayee, listPayees } from '../catalog/queries.ts'
+import { listPayees } from '../catalog/queries.ts'
 import type { OperationTree } from '../mutator/registry.ts'
+import { getPayee } from './merged-payee.ts'
 import { createPayeeAlias, deletePayeeAlias } from './mutators/aliases.ts'
 import { mergePayee, unmergePayee } from './mutators/merge.ts'
 import {

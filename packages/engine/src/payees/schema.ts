@@ -1,7 +1,11 @@
 import { z } from 'zod'
 import { PathIdSchema } from '../catalog/fields.ts'
 import { RefIdSchema } from '../ledger/schema.ts'
+import { regexProblem } from '../rules/schema.ts'
 import { NameSchema, UlidSchema } from '../shared/schema.ts'
+
+/** How an alias may match a payee name. */
+export const ALIAS_MATCHES = ['exact', 'startsWith', 'contains', 'regex'] as const
 
 /** The page sizes `payees.page` offers; anything else is refused. */
 export const PAYEE_PAGE_SIZES = [10, 25, 50, 100] as const
@@ -56,11 +60,20 @@ export type PayeePageArgs = z.output<typeof PayeePageArgsSchema>
 export const PayeeIdArgsSchema = z.strictObject({ id: PathIdSchema })
 
 /** POST H/payees/{payeeId}/aliases. */
-export const CreatePayeeAliasArgsSchema = z.strictObject({
-  payeeId: PathIdSchema,
-  id: UlidSchema,
-  name: NameSchema,
-})
+export const CreatePayeeAliasArgsSchema = z
+  .strictObject({
+    payeeId: PathIdSchema,
+    id: UlidSchema,
+    /** The spelling, or the pattern when `match` is not `exact`. */
+    name: NameSchema,
+    /** Default `exact`: names that are this spelling; else names starting with it, containing it, or matching it as an RE2 regex. */
+    match: z.enum(ALIAS_MATCHES, { error: `Must be one of: ${ALIAS_MATCHES.join(', ')}.` }).default('exact'),
+  })
+  .superRefine((a, ctx) => {
+    if (a.match !== 'regex') return
+    const problem = regexProblem(a.name)
+    if (problem) ctx.addIssue({ code: 'custom', path: ['name'], message: problem })
+  })
 export type CreatePayeeAliasArgs = z.output<typeof CreatePayeeAliasArgsSchema>
 
 /** DELETE H/payees/{payeeId}/aliases/{aliasId}. */

@@ -20,6 +20,30 @@ export async function trainCategoryModel(tx: Tx<Database>, householdId: string):
   return new CategoryModel(await trainingRows(tx, householdId))
 }
 
+/** The household's live categories that sit in an income group: where money coming in goes. */
+export async function incomeCategoryIds(tx: Tx<Database>, householdId: string): Promise<Set<string>> {
+  const rows = await tx
+    .selectFrom('categories as c')
+    .innerJoin('category_groups as g', (j) =>
+      j.onRef('g.household_id', '=', 'c.household_id').onRef('g.id', '=', 'c.group_id'),
+    )
+    .select('c.id')
+    .where('c.household_id', '=', householdId)
+    .where('g.is_income', '=', true)
+    .execute()
+  return new Set(rows.map((r) => r.id))
+}
+
+/**
+ * Whether a category suits a row's direction: money going out never lands in an income category,
+ * money coming in only in one (a zero amount takes either).
+ */
+export function suitsDirection(amountCents: number, isIncome: boolean): boolean {
+  if (amountCents < 0) return !isIncome
+  if (amountCents > 0) return isIncome
+  return true
+}
+
 /**
  * The rows `trainCategoryModel` learns from. Three plain reads (rows through the list index,
  * then the live categories and the payees' names) rather than one join: the join made
@@ -115,18 +139,22 @@ export const categorySuggestionStep: TransactionPipelineStep = {
         .execute())
         rejected.add(`${r.payee_id}:${r.category_id}`)
     }
+    const income = await incomeCategoryIds(tx, ctx.householdId)
     const reason = `Learned from ${model.size} categorized rows of this household (payee, memo words, amount and account).`
     for (const d of open) {
       const payeeId = d.row.payee_id ?? null
+      const amountCents = Number(d.row.amount_cents)
       const guess = model.guess(
         {
           payeeId,
           payeeName: payeeId ? (names.get(payeeId) ?? null) : null,
           memo: d.row.memo ?? null,
-          amountCents: Number(d.row.amount_cents),
+          amountCents,
           accountId: d.row.account_id,
         },
-        (categoryId) => payeeId === null || !rejected.has(`${payeeId}:${categoryId}`),
+        (categoryId) =>
+          suitsDirection(amountCents, income.has(categoryId)) &&
+          (payeeId === null || !rejected.has(`${payeeId}:${categoryId}`)),
       )
       if (!guess || guess.confidence < MIN_CONFIDENCE) continue
       d.row.suggested_category_id = guess.categoryId

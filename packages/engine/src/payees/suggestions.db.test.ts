@@ -148,4 +148,37 @@ describe('category suggestions', () => {
       .executeTakeFirstOrThrow()
     expect(Number(count.n)).toBe(5)
   })
+
+  it('never proposes an income category for money going out, nor a spending category for money coming in', async () => {
+    const { h, account, food } = await trained()
+    const incomeGroup = ulid()
+    const salary = ulid()
+    await h.run(operations.categoryGroups.create, { id: incomeGroup, name: 'Income', isIncome: true })
+    await h.run(operations.categories.create, { id: salary, groupId: incomeGroup, name: 'Salary' })
+    const employer = await newPayee(h, 'Acme Payroll')
+    const pay = Array.from({ length: 12 }, () => ({
+      id: ulid(),
+      accountId: account,
+      date: '2024-03-25',
+      payeeId: employer,
+      categoryId: salary,
+      memo: 'salary',
+      amountCents: 250_000,
+    }))
+    await h.run(operations.transactions.bulkCreate, { transactions: pay })
+    // Salary rows now outnumber every other category: a new payee's outflow once drew "Salary".
+    const outflow = await uncategorized(h, account, { payeeName: 'Corner Kiosk', amountCents: -1200 })
+    expect(outflow.suggestedCategoryId).not.toBe(salary)
+    const fromEmployer = await uncategorized(h, account, {
+      payeeId: employer,
+      memo: 'salary',
+      amountCents: -300,
+    })
+    expect(fromEmployer.suggestedCategoryId).not.toBe(salary)
+    const inflow = await uncategorized(h, account, { payeeName: 'Acme Payroll', amountCents: 250_000 })
+    expect(inflow.suggestedCategoryId).toBe(salary)
+    const refund = await uncategorized(h, account, { payeeName: 'Bakery', amountCents: 450 })
+    expect([null, salary]).toContain(refund.suggestedCategoryId)
+    expect(refund.suggestedCategoryId).not.toBe(food)
+  })
 })

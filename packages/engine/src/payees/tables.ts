@@ -4,14 +4,19 @@ import type { RepointedRule } from '../rules/payee-references.ts'
 type Timestamp = ColumnType<Date, Date | string, Date | string>
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
 
+/** How an alias matches a payee name. */
+export type AliasMatch = 'exact' | 'startsWith' | 'contains' | 'regex'
+
 /** Another spelling of a payee (a bank's "AMZN MKTP US"); a transaction named so goes to the payee. */
 export interface PayeeAliasesTable {
   household_id: string
   id: string
   payee_id: string
   name: string
-  /** `normalizePayeeName(name)`: unique among the household's live aliases. */
+  /** `normalizePayeeName(name)` (a regex keeps its own text): unique among live aliases of one `match`. */
   normalized_name: string
+  /** How a name matches: it is the spelling, or starts with it, contains it, or matches the regex. */
+  match: ColumnType<AliasMatch, AliasMatch | undefined, AliasMatch>
   created_at: Timestamp
   updated_at: Timestamp
   deleted_at: NullableTimestamp

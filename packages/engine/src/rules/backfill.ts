@@ -37,6 +37,7 @@ interface CandidateRow {
   id: string
   payee_id: string | null
   payee_name: string | null
+  imported_payee: string | null
   source: string
   memo: string | null
   category_id: string | null
@@ -67,6 +68,8 @@ export async function planRun(
   const readPage = async (after: { date: string; id: string } | null) => {
     const { rows } = await sql<CandidateRow>`
       select t.id, t.payee_id, p.name as payee_name, t.source, t.memo, t.category_id, t.account_id,
+             -- Rows imported before the bank's text was kept (migration 0026) test their payee's name.
+             coalesce(t.imported_payee, case when t.source = 'imported' then p.name end) as imported_payee,
              t.amount_cents, t.date,
              exists (select 1 from transaction_splits s
                      where s.household_id = t.household_id and s.transaction_id = t.id) as has_splits
@@ -99,7 +102,7 @@ export async function planRun(
       const subject: RuleSubject = {
         payeeId: row.payee_id,
         payeeName: row.payee_name,
-        importedPayee: row.source === 'imported' ? row.payee_name : null,
+        importedPayee: row.imported_payee,
         memo: row.memo,
         categoryId: row.category_id,
         accountId: row.account_id,

@@ -149,6 +149,42 @@ describe('RuleSet.classify', () => {
     expect(out.memo).toBe('order 123'.padEnd(501, '.'))
   })
 
+  it('changes nothing when a rule runs again over the row it already changed, for every action', () => {
+    const rules = new RuleSet(
+      [
+        rule(1, [amzn], {
+          setPayeeId: AMAZON,
+          setCategoryId: GROCERIES,
+          prependMemo: '[web] ',
+          appendMemo: ' #online',
+          addTagIds: [TAG],
+          addFlagIds: [FLAG],
+        }),
+      ],
+      names,
+    )
+    const first = rules.classify(row)
+    const again = rules.classify({
+      ...row,
+      payeeId: first.payeeId,
+      payeeName: 'Amazon',
+      categoryId: first.categoryId,
+      memo: first.memo,
+      tagIds: first.addedTagIds,
+      flagIds: first.addedFlagIds,
+    })
+    expect(first.memo).toBe('[web] order 123 #online')
+    expect(again.applications).toEqual([])
+    expect(again.memo).toBe(first.memo)
+  })
+
+  it('adds a memo piece only where the memo lacks it, so a memo that already ends with it stays', () => {
+    const rules = new RuleSet([rule(1, [amzn], { appendMemo: ' #online', prependMemo: '[web] ' })], names)
+    expect(rules.classify({ ...row, memo: 'order 123 #online' }).memo).toBe('[web] order 123 #online')
+    expect(rules.classify({ ...row, memo: '[web] order 123' }).memo).toBe('[web] order 123 #online')
+    expect(rules.classify({ ...row, memo: null }).memo).toBe('[web]  #online')
+  })
+
   it('answers exactly as testing every rule on every row would, whatever the index keys', () => {
     // A deterministic pseudo-random mix of rules and rows; the index must only skip rules that cannot match.
     let seed = 7
@@ -215,8 +251,10 @@ describe('RuleSet.classify', () => {
         }
         if (!memoWon) {
           memoWon = true
-          facts.memo = `${facts.memo ?? ''}+`
-          changed.push('m')
+          if (!(facts.memo ?? '').endsWith('+')) {
+            facts.memo = `${facts.memo ?? ''}+`
+            changed.push('m')
+          }
         }
         if (changed.length > 0) expected.push(`${s.id}:${changed.join('')}`)
       })

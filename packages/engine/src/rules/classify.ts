@@ -52,6 +52,17 @@ export interface Classification {
 }
 
 /**
+ * The memo with a rule's pieces added, each only when the memo does not already start (prepend) or
+ * end (append) with it, so applying a rule again changes nothing.
+ */
+export function withMemoPieces(memo: string, prepend?: string, append?: string): string {
+  let out = memo
+  if (prepend !== undefined && !out.startsWith(prepend)) out = `${prepend}${out}`
+  if (append !== undefined && !out.endsWith(append)) out = `${out}${append}`
+  return out
+}
+
+/**
  * Enabled rules compiled once, in priority order, with an index by the fields they test.
  * `classify` is pure: the same rules, row and payee names give the same answer on every replica.
  */
@@ -123,7 +134,7 @@ export class RuleSet {
       }
       if ((action.appendMemo !== undefined || action.prependMemo !== undefined) && !memoWon) {
         memoWon = true
-        const memo = `${action.prependMemo ?? ''}${facts.memo ?? ''}${action.appendMemo ?? ''}`
+        const memo = withMemoPieces(facts.memo ?? '', action.prependMemo, action.appendMemo)
         if (memo.length <= MAX_MEMO && memo !== (facts.memo ?? '')) {
           changes.memo = { from: facts.memo, to: memo }
           facts.memo = memo

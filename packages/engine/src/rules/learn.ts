@@ -27,15 +27,14 @@ export function learnedRuleId(payeeId: string): string {
  * "payee is X → set category C" is made (or, if learning made it and nobody changed it since,
  * moved to C), unless the household's rules already give C. The rule runs last (the largest
  * priority), so the household's own rules win. A learned rule someone changed is left alone,
- * and one someone deleted is never made again: the payee's rule id stays taken. Needs
- * `write:rules` on the caller's key; a key without it categorizes and teaches nothing.
+ * and one someone deleted is never made again: the payee's rule id stays taken. Whichever key
+ * categorized the rows teaches alike: the rule only repeats what the household did three times.
  */
 export async function learnCategories(
   tx: Transaction<Database>,
   ctx: MutationContext,
   rows: readonly TransactionRow[],
 ): Promise<void> {
-  if (!ctx.scopes.includes('write:rules')) return
   const byPayee = new Map<string, TransactionRow>()
   for (const row of rows) {
     if (!row.payee_id || !row.category_id || row.deleted_at || row.merged_into_id) continue
@@ -112,7 +111,7 @@ function subjectOf(row: TransactionRow, payeeName: string): RuleSubject {
   return {
     payeeId: row.payee_id,
     payeeName,
-    importedPayee: row.source === 'imported' ? payeeName : null,
+    importedPayee: row.imported_payee,
     memo: row.memo,
     categoryId: null,
     accountId: row.account_id,

@@ -1,11 +1,27 @@
 import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
 import type { MutationContext } from '../mutator/context.ts'
-import type { RuleSubject } from './classify.ts'
+import type { RuleChanges, RuleSubject } from './classify.ts'
 import { enabledRuleSetOf } from './load.ts'
 import { type AppliedRow, recordApplications } from './record.ts'
 
 /** Applications found while rows were drafted, recorded once the rows exist. */
 const pending = new WeakMap<MutationContext, AppliedRow[]>()
+/** Rows whose payee the pre-stage decided: the payee is won, later rules leave it. */
+const preDecided = new WeakMap<MutationContext, Set<string>>()
+
+/** One record per (row, rule): a rule that renamed the payee in the pre-stage and set more later is one record. */
+function mergedApplications(applied: readonly AppliedRow[]): AppliedRow[] {
+  const byRow = new Map<string, Map<string, RuleChanges>>()
+  for (const row of applied) {
+    const rules = byRow.get(row.transactionId) ?? new Map<string, RuleChanges>()
+    for (const a of row.result.applications) rules.set(a.ruleId, { ...rules.get(a.ruleId), ...a.changes })
+    byRow.set(row.transactionId, rules)
+  }
+  return [...byRow].map(([transactionId, rules]) => ({
+    transactionId,
+    result: { applications: [...rules].map(([ruleId, changes]) => ({ ruleId, changes })) },
+  }))
+}
 
 /**
  * Runs the household's enabled rules on new rows (create and bulk import), before they are
@@ -15,6 +31,47 @@ const pending = new WeakMap<MutationContext, AppliedRow[]>()
  */
 export const applyRulesStep: TransactionPipelineStep = {
   name: 'rules.classify',
+  /**
+   * The pre-stage (Actual's "pre" rules): on imported rows, rules see the bank's raw text as both
+   * `imported_payee` and `payee_name` before it becomes a payee, so a rule that renames the payee
+   * decides it and no payee is made of the raw text.
+   */
+  async payeesForImports(tx, rows, ctx) {
+    const decided = new Map<string, string>()
+    const rules = await enabledRuleSetOf(tx, ctx)
+    if (rules.size === 0) return decided
+    const applied: AppliedRow[] = []
+    for (const row of rows) {
+      const result = rules.classify(
+        {
+          payeeId: null,
+          payeeName: row.payeeText,
+          importedPayee: row.payeeText,
+          memo: row.memo,
+          categoryId: row.categoryId,
+          accountId: row.accountId,
+          amountCents: row.amountCents,
+          date: row.date,
+          tagIds: [],
+          flagIds: [],
+          hasSplits: false,
+        },
+        { categoryId: row.categoryId !== null },
+      )
+      const renamed = result.applications.find((a) => a.changes.payeeId !== undefined)
+      if (!renamed || result.payeeId === null) continue
+      decided.set(row.id, result.payeeId)
+      applied.push({
+        transactionId: row.id,
+        result: {
+          applications: [{ ruleId: renamed.ruleId, changes: { payeeId: renamed.changes.payeeId! } }],
+        },
+      })
+    }
+    if (applied.length > 0) pending.set(ctx, [...(pending.get(ctx) ?? []), ...applied])
+    preDecided.set(ctx, new Set(decided.keys()))
+    return decided
+  },
   async drafted(tx, drafts, ctx) {
     const candidates = drafts.filter(
       (d) => d.row.status !== 'reconciled' && (d.row.kind ?? 'normal') === 'normal',
@@ -43,7 +100,7 @@ export const applyRulesStep: TransactionPipelineStep = {
       const subject: RuleSubject = {
         payeeId: row.payee_id ?? null,
         payeeName,
-        importedPayee: row.source === 'imported' ? payeeName : null,
+        importedPayee: row.imported_payee ?? null,
         memo: row.memo ?? null,
         categoryId: row.category_id ?? null,
         accountId: row.account_id,
@@ -57,7 +114,9 @@ export const applyRulesStep: TransactionPipelineStep = {
       // Actual's payee rules do. A category, or a payee on a hand-entered row, is the user's.
       const result = rules.classify(subject, {
         categoryId: subject.categoryId !== null,
-        payeeId: subject.payeeId !== null && row.source !== 'imported',
+        payeeId:
+          subject.payeeId !== null &&
+          (row.source !== 'imported' || (preDecided.get(ctx)?.has(row.id) ?? false)),
       })
       if (result.applications.length === 0) continue
       row.category_id = result.categoryId
@@ -70,9 +129,10 @@ export const applyRulesStep: TransactionPipelineStep = {
     if (applied.length > 0) pending.set(ctx, [...(pending.get(ctx) ?? []), ...applied])
   },
   async written(tx, _rows, ctx) {
+    preDecided.delete(ctx)
     const applied = pending.get(ctx)
     if (!applied) return
     pending.delete(ctx)
-    await recordApplications(tx, ctx.householdId, applied, ctx.now)
+    await recordApplications(tx, ctx.householdId, mergedApplications(applied), ctx.now)
   },
 }

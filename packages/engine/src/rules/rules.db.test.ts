@@ -351,6 +351,33 @@ describe('apply, preview and apply-all', () => {
     await expectBalancesExact(h)
   })
 
+  it('applying a rule twice changes nothing the second time, for every action', async () => {
+    const { h, groceries, rows } = await household()
+    const flag = await newFlag(h, 'Check')
+    const tag = await newTag(h, 'Food')
+    const payee = await newPayee(h, 'Rewe Markt')
+    const rule = await newRule(h, {
+      predicate: contains('rewe'),
+      action: {
+        setCategoryId: groceries,
+        setPayeeId: payee,
+        appendMemo: ' #food',
+        prependMemo: '[shop] ',
+        addTagIds: [tag],
+        addFlagIds: [flag],
+      },
+      enabled: false,
+    })
+    const first = await h.run(rules.apply, { id: rule.id })
+    expect(first.changedCount).toBe(3)
+    const once = await h.read(operations.transactions.get, { id: rows[0]!.id })
+    expect(once).toMatchObject({ memo: '[shop]  #food', categoryId: groceries, payeeId: payee })
+    const second = await h.run(rules.apply, { id: rule.id })
+    expect(second).toMatchObject({ changedCount: 0, items: [] })
+    expect(await h.read(operations.transactions.get, { id: rows[0]!.id })).toEqual(once)
+    expect(await h.run(rules.applyAll, {})).toMatchObject({ changedCount: 0 })
+  })
+
   it('apply-all runs enabled rules by priority, first match wins per field, and never touches reconciled rows', async () => {
     const { h, account, groceries, dining, rows } = await household()
     const late = await newRule(h, {

@@ -126,6 +126,8 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   loan_terms: [operations.loans.termsHistory],
   recurrences: [operations.recurrences.list, operations.recurrences.get],
   recurrence_dismissals: [operations.recurrences.suggestions],
+  import_batches: [operations.imports.list, operations.imports.get],
+  import_mappings: [operations.imports.getMapping],
 }
 
 describe('sync and REST', () => {

@@ -73,6 +73,8 @@ export const READ_POLICY = {
   loan_terms: { read: 'read:accounts' },
   recurrences: { read: 'read:recurrences' },
   recurrence_dismissals: { read: 'read:recurrences' },
+  import_batches: { read: 'read:transactions' },
+  import_mappings: { read: 'read:transactions' },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },

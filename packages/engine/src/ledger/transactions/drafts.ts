@@ -11,7 +11,7 @@ import type { MutationContext } from '../../mutator/context.ts'
 import { type ReferenceUse, requireOpenAccount, requireReferences } from '../references.ts'
 import type { AccountRow } from '../tables.ts'
 import { checkSplits, type RowAt } from './errors.ts'
-import { type LedgerHooks, payeesForNames } from './pipeline.ts'
+import { type LedgerHooks, payeesForImports, payeesForNames } from './pipeline.ts'
 import type { TransactionInput } from './schema.ts'
 import type { SplitDraft, TransactionDraft } from './writes.ts'
 
@@ -128,15 +128,47 @@ export async function buildDrafts(
   for (const { input, at } of items)
     requireOpenAccount(accounts.get(input.accountId)!, `${at.prefix}accountId`, at.index)
   await requireFreeIds(tx, ctx.householdId, items)
+  const decided = hooks ? await preStagePayees(hooks, tx, ctx, items) : new Map<string, string>()
   const payees = new PayeeResolver(tx, ctx, hooks)
-  await payees.preload(items.flatMap(({ input }) => (input.payeeName !== undefined ? [input.payeeName] : [])))
+  await payees.preload(
+    items.flatMap(({ input }) =>
+      input.payeeName !== undefined && !decided.has(input.id) ? [input.payeeName] : [],
+    ),
+  )
   const drafts: TransactionDraft[] = []
   for (const { input } of items) {
     const payeeId =
-      input.payeeName !== undefined ? await payees.resolve(input.payeeName, input.id) : input.payeeId
+      decided.get(input.id) ??
+      (input.payeeName !== undefined ? await payees.resolve(input.payeeName, input.id) : input.payeeId)
     drafts.push(draftOf(ctx, input, payeeId ?? null))
   }
   return { drafts, accounts }
+}
+
+/** Asks the pre-stage about imported rows named by the bank's text, before that text makes a payee. */
+function preStagePayees(
+  hooks: LedgerHooks,
+  tx: Tx<Database>,
+  ctx: MutationContext,
+  items: readonly LocatedInput[],
+): Promise<Map<string, string>> {
+  const rows = items.flatMap(({ input }) => {
+    const source = input.source ?? (input.importedId ? 'imported' : 'manual')
+    if (source !== 'imported' || input.payeeName === undefined || (input.splits ?? []).length > 0) return []
+    return [
+      {
+        id: input.id,
+        accountId: input.accountId,
+        date: input.date,
+        amountCents: input.amountCents,
+        payeeText: input.importedPayee ?? input.payeeName,
+        memo: input.memo ?? null,
+        categoryId: input.categoryId ?? null,
+      },
+    ]
+  })
+  if (rows.length === 0) return Promise.resolve(new Map())
+  return payeesForImports(hooks, tx, rows, ctx)
 }
 
 function draftOf(ctx: MutationContext, input: TransactionInput, payeeId: string | null): TransactionDraft {
@@ -161,6 +193,7 @@ function draftOf(ctx: MutationContext, input: TransactionInput, payeeId: string 
       source,
       kind: 'normal',
       imported_id: input.importedId ?? null,
+      imported_payee: input.importedPayee ?? (source === 'imported' ? (input.payeeName ?? null) : null),
       transfer_group_id: null,
       needs_review: input.needsReview ?? false,
       suggested_category_id: null,

@@ -29,6 +29,8 @@ export interface Transaction {
   kind: TransactionKind
   importedId: string | null
   externalId: string | null
+  /** The payee text the bank sent with an imported row, as it came; null on other rows. */
+  importedPayee: string | null
   transferGroupId: string | null
   needsReview: boolean
   possibleDuplicate: boolean
@@ -76,6 +78,7 @@ export function toTransaction(row: TransactionRow, details: TransactionDetails =
     kind: row.kind,
     importedId: row.imported_id,
     externalId: row.external_id ?? null,
+    importedPayee: row.imported_payee ?? null,
     transferGroupId: row.transfer_group_id,
     needsReview: row.needs_review,
     possibleDuplicate: row.possible_duplicate,

@@ -50,10 +50,32 @@ export interface TransactionPipelineStep {
     ctx: MutationContext,
   ): Promise<ReadonlyMap<string, string>>
   /**
+   * The pre-stage: payees for new imported rows from the bank's raw text, asked before that text
+   * is cleaned up into a payee (a live payee of that name, an alias, or a new payee). Answers row
+   * ids it decides a payee for (a rule that renames the payee); those rows make no payee of their
+   * raw text. The first step that answers a row wins; the payees it names must be live.
+   */
+  payeesForImports?(
+    tx: Tx<Database>,
+    rows: readonly ImportedPayeeText[],
+    ctx: MutationContext,
+  ): Promise<ReadonlyMap<string, string>>
+  /**
    * A row's category suggestion was rejected (`transactions.rejectSuggestion`); `row` is the
    * row before the rejection cleared it, so it still names the rejected category.
    */
   suggestionRejected?(tx: Tx<Database>, row: TransactionRow, ctx: MutationContext): Promise<void>
+}
+
+/** A new imported row as the pre-stage sees it: the bank's payee text before any clean-up. */
+export interface ImportedPayeeText {
+  id: string
+  accountId: string
+  date: string
+  amountCents: number
+  payeeText: string
+  memo: string | null
+  categoryId: string | null
 }
 
 /** The points where other domains plug into the ledger; the engine root fills them. */
@@ -99,6 +121,24 @@ export async function payeesForNames(
     if (wanted.length === 0 || !step.payeesForNames) continue
     for (const [name, payeeId] of await step.payeesForNames(tx, wanted, ctx)) {
       if (!found.has(name)) found.set(name, payeeId)
+    }
+  }
+  return found
+}
+
+/** Payees the pre-stage decides for imported rows by their raw text; the first step to answer a row wins. */
+export async function payeesForImports(
+  hooks: LedgerHooks,
+  tx: Tx<Database>,
+  rows: readonly ImportedPayeeText[],
+  ctx: MutationContext,
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  for (const step of hooks.transactionPipeline) {
+    const wanted = rows.filter((r) => !found.has(r.id))
+    if (wanted.length === 0 || !step.payeesForImports) continue
+    for (const [id, payeeId] of await step.payeesForImports(tx, wanted, ctx)) {
+      if (!found.has(id)) found.set(id, payeeId)
     }
   }
   return found

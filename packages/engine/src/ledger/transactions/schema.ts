@@ -21,6 +21,9 @@ export const MemoSchema = z
 /** A bank's own id for a row, unique per account among live rows. */
 export const ImportedIdSchema = z.string().trim().min(1).max(200)
 
+/** The payee text a bank sent with a row, kept untouched (not trimmed: it is the bank's). */
+export const ImportedPayeeSchema = z.string().min(1).max(500)
+
 /** Most tags and flags one row may carry. */
 export const MAX_TAGS_PER_TRANSACTION = 50
 export const MAX_FLAGS_PER_TRANSACTION = 20
@@ -63,6 +66,8 @@ export const TransactionInputSchema = z
     /** Default: imported when importedId is given, else manual. */
     source: TransactionSourceSchema.optional(),
     importedId: ImportedIdSchema.nullish(),
+    /** The payee text the bank sent, kept as it came; default on an imported row: its `payeeName`. */
+    importedPayee: ImportedPayeeSchema.nullish(),
     needsReview: z.boolean().optional(),
     splits: SplitsSchema.optional(),
     tagIds: idSetSchema(MAX_TAGS_PER_TRANSACTION).optional(),

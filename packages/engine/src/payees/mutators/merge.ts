@@ -91,9 +91,11 @@ export const mergePayee = defineMutator({
       .returning('id')
       .execute()
 
+    // An alias is the same spelling only with the same way of matching ("starbucks" exact is not
+    // "starbucks" as a prefix).
     const targetSpellings = new Set([
-      target.normalized_name,
-      ...(await aliasesOf(tx, h, target.id)).map((a) => a.normalizedName),
+      `exact:${target.normalized_name}`,
+      ...(await aliasesOf(tx, h, target.id)).map((a) => `${a.match}:${a.normalizedName}`),
     ])
     const moved: PayeeMergeMoves = {
       transactions: transactions.map((t) => ({ id: t.id, updatedAt: t.updated_at.toISOString() })),
@@ -103,7 +105,8 @@ export const mergePayee = defineMutator({
       createdAliasId: null,
     }
     for (const alias of await aliasesOf(tx, h, source.id)) {
-      const duplicate = targetSpellings.has(alias.normalizedName)
+      const spelling = `${alias.match}:${alias.normalizedName}`
+      const duplicate = targetSpellings.has(spelling)
       await tx
         .updateTable('payee_aliases')
         .set(
@@ -115,9 +118,9 @@ export const mergePayee = defineMutator({
         .where('id', '=', alias.id)
         .execute()
       ;(duplicate ? moved.droppedAliases : moved.aliases).push({ id: alias.id, updatedAt: alias.updatedAt })
-      targetSpellings.add(alias.normalizedName)
+      targetSpellings.add(spelling)
     }
-    if (!targetSpellings.has(source.normalized_name)) {
+    if (!targetSpellings.has(`exact:${source.normalized_name}`)) {
       moved.createdAliasId = mergeAliasId(args.mergeId)
       await tx
         .insertInto('payee_aliases')

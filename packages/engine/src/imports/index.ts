@@ -1,0 +1,5 @@
+export type { ImportResult } from './commit.ts'
+export type { ImportBatch } from './model.ts'
+export { importOperations } from './operations.ts'
+export { IMPORT_FORMATS, MAX_FILE_BYTES, MAX_FILE_ROWS, readStatement } from './parse/index.ts'
+export type { ImportPlan, PlannedRow, RowOutcome } from './plan.ts'
