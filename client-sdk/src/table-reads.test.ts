@@ -50,10 +50,13 @@ const GUESSES: [RegExp, () => unknown][] = [
   [/month$/i, () => '2026-01'],
   [/(date|asOf)$/i, () => '2026-01-15'],
   [/id$/i, () => ulid()],
+  // A bank file to preview (imports.preview).
+  [/^format$/, () => 'csv'],
+  [/^content$/, () => 'Date,Payee,Amount\n2026-01-05,Corner shop,-3.10\n'],
 ]
 
 /** `args`, with any missing required argument the query names filled by a guess from its name. */
-function argsFor(query: Query, args: Record<string, unknown>): Record<string, unknown> {
+function argsFor(name: string, query: Query, args: Record<string, unknown>): Record<string, unknown> {
   const filled = { ...args }
   for (let round = 0; round < 5; round++) {
     try {
@@ -65,7 +68,7 @@ function argsFor(query: Query, args: Record<string, unknown>): Record<string, un
         const guess = GUESSES.find(([re]) => re.test(path))
         return guess && !path.includes('.') && !(path in filled) ? [[path, guess[1]()] as const] : []
       })
-      if (guessed.length === 0) throw error
+      if (guessed.length === 0) throw new Error(`${name}: no guess for ${JSON.stringify(missing)}`)
       for (const [path, value] of guessed) filled[path] = value
     }
   }
@@ -121,7 +124,7 @@ describe('TableReads', () => {
         const takes = Object.keys((query.args as { shape?: object }).shape ?? {})
         for (const extra of [{}, ...(VARIANTS[name] ?? [])]) {
           // Only the arguments this query takes: its schema refuses unknown ones.
-          const given = argsFor(query, {
+          const given = argsFor(name, query, {
             ...Object.fromEntries(Object.entries(base).filter(([k]) => takes.includes(k))),
             ...extra,
           })

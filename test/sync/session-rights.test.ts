@@ -179,4 +179,28 @@ describe('a live session follows its rights', () => {
     expect(await raw.closed).toEqual({ code: 4401, reason: 'KEY_REVOKED' })
     await eventually(() => expect(device.sync.status.error?.code).toBe('KEY_REVOKED'))
   })
+
+  it('cuts off a member an owner removes over REST, and one who leaves', async () => {
+    const owner = await first.newOwner()
+    const removed = await first.newMember(owner)
+    const leaving = await first.newMember(owner)
+    const removedDevice = await newDevice(first, removed)
+    const leavingDevice = await newDevice(first, leaving)
+    await Promise.all([removedDevice.sync.whenSynced(), leavingDevice.sync.whenSynced()])
+    const members = `/households/${owner.householdId}/members`
+    expect((await owner.api.delete(`${members}/${removed.userId}`)).status).toBe(204)
+    expect((await leaving.api.delete(`${members}/me`)).status).toBe(204)
+    await eventually(() => expect(removedDevice.sync.status.error?.code).toBe('MEMBERSHIP_ENDED'))
+    await eventually(() => expect(leavingDevice.sync.status.error?.code).toBe('MEMBERSHIP_ENDED'))
+  })
+
+  it('cuts off a member’s device when an owner revokes the member’s key over REST', async () => {
+    const owner = await first.newOwner()
+    const member = await first.newMember(owner)
+    const device = await newDevice(first, member)
+    await device.sync.whenSynced()
+    const path = `/households/${owner.householdId}/members/${member.userId}/api-keys/${await keyId(member)}`
+    expect((await owner.api.delete(path)).status).toBe(204)
+    await eventually(() => expect(device.sync.status.error?.code).toBe('KEY_REVOKED'))
+  })
 })
