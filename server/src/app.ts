@@ -23,6 +23,8 @@ import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { transactionRoutes } from './routes/transactions.ts'
 import { userRoutes } from './routes/users.ts'
+import { type WebhookRouteOptions, webhookRoutes } from './routes/webhooks.ts'
+import { secretBox } from './webhooks/secret-box.ts'
 
 /** The reference's groups, in the order a reader meets them. */
 const API_TAGS = [
@@ -48,6 +50,7 @@ const API_TAGS = [
   },
   { name: 'Tags', description: 'Free labels on transactions.' },
   { name: 'Flags', description: 'Coloured markers on transactions.' },
+  { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints, and their log.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
 ]
 
@@ -58,13 +61,21 @@ export interface AppOptions {
   bodyLimitBytes?: number
   /** Origins whose pages may call the API; any (`*`) by default. */
   corsOrigins?: '*' | readonly string[]
+  /** How webhook secrets are sealed and URLs checked; secrets unencrypted and private targets refused by default. */
+  webhooks?: WebhookRouteOptions
 }
 
 /**
  * Builds the Hono app: request ids and logs, a body limit, bearer auth, household membership,
  * idempotency, every route, the OpenAPI document, and problem+json for every error.
  */
-export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOrigins = '*' }: AppOptions) {
+export function createApp({
+  store,
+  logger,
+  bodyLimitBytes = 1024 * 1024,
+  corsOrigins = '*',
+  webhooks = { box: secretBox(undefined), guard: { allowPrivate: false } },
+}: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (!result.success) {
@@ -120,6 +131,7 @@ export function createApp({ store, logger, bodyLimitBytes = 1024 * 1024, corsOri
     ...ageOfMoneyRoutes,
     ...budgetRoutes,
     ...ruleRoutes,
+    ...webhookRoutes(webhooks),
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

@@ -14,6 +14,22 @@ export interface ServerConfig {
   syncLogWindowDays: number
   /** Origins whose pages may call the API (CORS): `*` for any, or a list. */
   corsOrigins: '*' | string[]
+  /** Webhook delivery settings. */
+  webhooks: WebhookConfig
+}
+
+/** How webhooks are sealed, checked and sent. */
+export interface WebhookConfig {
+  /** Encrypts signing secrets at rest (`HEARTH_WEBHOOK_SECRET_KEY`); unset stores them unencrypted. */
+  secretKey?: string
+  /** Allow loopback and private targets (`HEARTH_WEBHOOK_ALLOW_PRIVATE=true`), for local setups and tests. */
+  allowPrivate: boolean
+  /** Per attempt (`HEARTH_WEBHOOK_TIMEOUT_MS`); 10,000. */
+  timeoutMs: number
+  /** Waits between retries; the three-day schedule of docs/api/webhooks.md unless a test shortens it. */
+  retryScheduleMs?: readonly number[]
+  /** Resolves host names; the system resolver unless a test overrides it. */
+  lookup?: import('./webhooks/url-guard.ts').Lookup
 }
 
 /** Reads and checks the environment; a bad value stops start-up with a message naming it. */
@@ -33,6 +49,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`HEARTH_SYNC_LOG_WINDOW_DAYS must be a positive number of days, got "${windowDays}".`)
   }
   const corsOrigins = parseOrigins(env.HEARTH_CORS_ORIGINS || '*')
+  const timeoutMs = Number(env.HEARTH_WEBHOOK_TIMEOUT_MS || '10000')
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 120_000) {
+    throw new Error(
+      `HEARTH_WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000, got "${env.HEARTH_WEBHOOK_TIMEOUT_MS}".`,
+    )
+  }
+  const allowPrivate = env.HEARTH_WEBHOOK_ALLOW_PRIVATE || 'false'
+  if (allowPrivate !== 'true' && allowPrivate !== 'false') {
+    throw new Error(`HEARTH_WEBHOOK_ALLOW_PRIVATE must be true or false, got "${allowPrivate}".`)
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -43,6 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimitBytes: 1024 * 1024,
     syncLogWindowDays,
     corsOrigins,
+    webhooks: {
+      secretKey: env.HEARTH_WEBHOOK_SECRET_KEY || undefined,
+      allowPrivate: allowPrivate === 'true',
+      timeoutMs,
+    },
   }
 }
 

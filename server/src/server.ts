@@ -1,5 +1,12 @@
 import type { AddressInfo } from 'node:net'
-import { maintainStore, migrateToLatest, OutboxWorker, type Store } from '@hearth/engine'
+import {
+  type EventEnvelope,
+  fanOutEvent,
+  maintainStore,
+  migrateToLatest,
+  OutboxWorker,
+  type Store,
+} from '@hearth/engine'
 import { openStore } from '@hearth/engine/node'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
@@ -9,6 +16,8 @@ import type { ServerConfig } from './config.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
 import { attachSync } from './sync/attach-sync.ts'
+import { WebhookDispatcher } from './webhooks/dispatcher.ts'
+import { secretBox } from './webhooks/secret-box.ts'
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -19,6 +28,8 @@ export interface RunningServer {
   /** Set when this start created the first owner; holds the one copy of their key. */
   bootstrap: Bootstrap | null
   worker: OutboxWorker
+  /** Sends webhook deliveries. */
+  dispatcher: WebhookDispatcher
   close(): Promise<void>
 }
 
@@ -46,9 +57,26 @@ export async function startServer(
   // A restarted embedded store plans with fresh statistics from its first request.
   if (ownsStore) await maintainStore(store)
 
+  const box = secretBox(config.webhooks.secretKey)
+  if (!box.encrypted) {
+    logger.warn('HEARTH_WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted')
+  }
+  const guard = { allowPrivate: config.webhooks.allowPrivate, lookup: config.webhooks.lookup }
+  const dispatcher = new WebhookDispatcher(store, {
+    box,
+    guard,
+    logger,
+    timeoutMs: config.webhooks.timeoutMs,
+    ...(config.webhooks.retryScheduleMs && { retryScheduleMs: config.webhooks.retryScheduleMs }),
+  })
+  dispatcher.start()
   const worker = new OutboxWorker(store.db, {
-    // Domain events have no consumer until webhooks subscribe to them; they are marked delivered.
-    handlers: { event: async () => {} },
+    handlers: {
+      // Each event becomes one delivery per subscription that wants it; the dispatcher sends them.
+      event: async (item) => {
+        if ((await fanOutEvent(store.db, item.payload as unknown as EventEnvelope)) > 0) dispatcher.poke()
+      },
+    },
     onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'outbox item failed'),
   })
   worker.start()
@@ -64,6 +92,7 @@ export async function startServer(
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     corsOrigins: config.corsOrigins,
+    webhooks: { box, guard },
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
@@ -82,6 +111,7 @@ export async function startServer(
     logger,
     bootstrap,
     worker,
+    dispatcher,
     close() {
       closing ??= (async () => {
         // No job starts from here on; one in flight is awaited before the store closes.
@@ -95,7 +125,7 @@ export async function startServer(
         )
         await drained
         clearTimeout(timeout)
-        await Promise.all([worker.stop(), jobsStopped])
+        await Promise.all([worker.stop(), jobsStopped, dispatcher.stop()])
         if (ownsStore) await store.close()
         logger.info('stopped')
       })()

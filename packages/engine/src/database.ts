@@ -10,9 +10,11 @@ import type {
   UsersTable,
 } from './identity/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
+import type { NotificationTables } from './notifications/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
 import type { RuleTables } from './rules/tables.ts'
+import type { WebhookTables } from './webhooks/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
 interface FoundationTables {
@@ -32,4 +34,6 @@ export type Database = FoundationTables &
   LedgerTables &
   BudgetTables &
   RuleTables &
-  PayeeTables
+  PayeeTables &
+  WebhookTables &
+  NotificationTables

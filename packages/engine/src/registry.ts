@@ -6,6 +6,7 @@ import { ledgerOperations } from './ledger/operations.ts'
 import { createRegistry } from './mutator/registry.ts'
 import { payeeOperations } from './payees/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
+import { webhookOperations } from './webhooks/operations.ts'
 
 /**
  * Every operation of the engine by its path (`operations.tags.create`), and by its name in
@@ -19,6 +20,7 @@ export const operations = createRegistry(
   budgetOperations,
   ruleOperations,
   payeeOperations,
+  webhookOperations,
 )
 
 /** The registry's shape. */

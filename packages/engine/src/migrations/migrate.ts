@@ -19,6 +19,7 @@ import * as deviceClockQuiet from './0016-device-clock-quiet.ts'
 import * as outboxClaimOrder from './0017-outbox-claim-order.ts'
 import * as exchangeRateText from './0018-exchange-rate-text.ts'
 import * as serverRowsGate from './0019-server-rows-gate.ts'
+import * as webhooksNotifications from './0025-webhooks-notifications.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017-outbox-claim-order': outboxClaimOrder,
   '0018-exchange-rate-text': exchangeRateText,
   '0019-server-rows-gate': serverRowsGate,
+  '0025-webhooks-notifications': webhooksNotifications,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -70,6 +70,11 @@ export const READ_POLICY = {
   rules: { read: 'read:rules' },
   rule_applications: { read: 'read:rules' },
   rule_runs: { read: 'read:rules' },
+  notifications: {
+    read: 'read:notifications',
+    rowRule: ownRows('user_id'),
+    why: "A member's notifications are theirs alone: only their own devices hold them.",
+  },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },
@@ -94,6 +99,17 @@ export const READ_POLICY = {
     serverOnly: true,
     why: 'Month closings each store computes from its own rows and keeps as a cache; never synced.',
   },
+  webhook_subscriptions: { serverOnly: true, why: 'Signing secrets never leave the server.' },
+  webhook_deliveries: { serverOnly: true, why: "The server's log of what it sent to webhook receivers." },
+  notification_preferences: {
+    serverOnly: true,
+    why: 'Per user, outside any household; read and set over REST.',
+  },
+  push_subscriptions: {
+    serverOnly: true,
+    why: "A browser's push endpoint and keys, used only by the server.",
+  },
+  notification_sends: { serverOnly: true, why: 'Email and push still to send, the server’s queue.' },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },
 
