@@ -17,6 +17,7 @@ import { categoryRoutes } from './routes/categories.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { householdRoutes } from './routes/households.ts'
+import { type AvailableChannels, notificationRoutes } from './routes/notifications.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
@@ -50,6 +51,7 @@ const API_TAGS = [
   },
   { name: 'Tags', description: 'Free labels on transactions.' },
   { name: 'Flags', description: 'Coloured markers on transactions.' },
+  { name: 'Notifications', description: 'Your notification feed and how you want to be told.' },
   { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints, and their log.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
 ]
@@ -63,6 +65,8 @@ export interface AppOptions {
   corsOrigins?: '*' | readonly string[]
   /** How webhook secrets are sealed and URLs checked; secrets unencrypted and private targets refused by default. */
   webhooks?: WebhookRouteOptions
+  /** The notification channels this server can send on; the feed alone by default. */
+  notificationChannels?: AvailableChannels
 }
 
 /**
@@ -75,6 +79,7 @@ export function createApp({
   bodyLimitBytes = 1024 * 1024,
   corsOrigins = '*',
   webhooks = { box: secretBox(undefined), guard: { allowPrivate: false } },
+  notificationChannels = ['in_app'],
 }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -132,6 +137,7 @@ export function createApp({
     ...budgetRoutes,
     ...ruleRoutes,
     ...webhookRoutes(webhooks),
+    ...notificationRoutes(notificationChannels),
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

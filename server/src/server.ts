@@ -4,6 +4,7 @@ import {
   fanOutEvent,
   maintainStore,
   migrateToLatest,
+  type NotificationChannel,
   OutboxWorker,
   type Store,
 } from '@hearth/engine'
@@ -15,6 +16,7 @@ import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
 import type { ServerConfig } from './config.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
+import { notifyMembers } from './notifications/notify-members.ts'
 import { attachSync } from './sync/attach-sync.ts'
 import { WebhookDispatcher } from './webhooks/dispatcher.ts'
 import { secretBox } from './webhooks/secret-box.ts'
@@ -57,6 +59,7 @@ export async function startServer(
   // A restarted embedded store plans with fresh statistics from its first request.
   if (ownsStore) await maintainStore(store)
 
+  const channels: NotificationChannel[] = ['in_app']
   const box = secretBox(config.webhooks.secretKey)
   if (!box.encrypted) {
     logger.warn('HEARTH_WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted')
@@ -74,7 +77,9 @@ export async function startServer(
     handlers: {
       // Each event becomes one delivery per subscription that wants it; the dispatcher sends them.
       event: async (item) => {
-        if ((await fanOutEvent(store.db, item.payload as unknown as EventEnvelope)) > 0) dispatcher.poke()
+        const event = item.payload as unknown as EventEnvelope
+        if ((await fanOutEvent(store.db, event)) > 0) dispatcher.poke()
+        await notifyMembers(store, event, channels)
       },
     },
     onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'outbox item failed'),
@@ -93,6 +98,7 @@ export async function startServer(
     bodyLimitBytes: config.bodyLimitBytes,
     corsOrigins: config.corsOrigins,
     webhooks: { box, guard },
+    notificationChannels: channels,
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))

@@ -4,6 +4,7 @@ import { engineHooks } from './hooks.ts'
 import { identityOperations } from './identity/operations.ts'
 import { ledgerOperations } from './ledger/operations.ts'
 import { createRegistry } from './mutator/registry.ts'
+import { notificationOperations } from './notifications/operations.ts'
 import { payeeOperations } from './payees/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
 import { webhookOperations } from './webhooks/operations.ts'
@@ -21,6 +22,7 @@ export const operations = createRegistry(
   ruleOperations,
   payeeOperations,
   webhookOperations,
+  notificationOperations,
 )
 
 /** The registry's shape. */

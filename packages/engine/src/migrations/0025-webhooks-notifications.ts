@@ -86,6 +86,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       channel text not null,
       enabled boolean not null,
       lock_screen_details boolean not null default false,
+      threshold_cents bigint,
       updated_at timestamptz not null,
       primary key (user_id, kind, channel)
     )`.execute(db)

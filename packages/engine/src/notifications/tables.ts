@@ -24,6 +24,12 @@ export interface NotificationPreferencesTable {
   channel: string
   enabled: boolean
   lock_screen_details: boolean
+  /** For `large_transaction`: the smallest absolute amount, in cents, that is large. */
+  threshold_cents: ColumnType<
+    string | null,
+    string | number | bigint | null | undefined,
+    string | number | bigint | null
+  >
   updated_at: Timestamp
 }
 

@@ -123,6 +123,7 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   rules: [operations.rules.list, operations.rules.get],
   rule_applications: [operations.rules.applications],
   rule_runs: [operations.rules.applications],
+  notifications: [operations.notifications.list, operations.notificationFeed.list],
 }
 
 describe('sync and REST', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { PathIdSchema } from '../catalog/fields.ts'
 import { EVENT_TYPES, isEventType } from '../events/catalog.ts'
+import { queryLimitSchema } from '../ledger/schema.ts'
 import { UlidSchema } from '../shared/schema.ts'
 
 /** The event type that subscribes to every type of the catalog, present and future. */
@@ -77,7 +78,7 @@ export const RotateWebhookSecretArgsSchema = z.strictObject({
 /** A subscription's delivery log, newest first. */
 export const ListDeliveriesArgsSchema = z.strictObject({
   id: PathIdSchema,
-  limit: z.coerce.number().int().min(1).max(100),
+  limit: queryLimitSchema(100),
   cursor: z.string().max(300).optional(),
 })
 

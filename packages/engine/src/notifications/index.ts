@@ -1,0 +1,6 @@
+export * from './compose.ts'
+export { mayNotify } from './generate-check.ts'
+export * from './kinds.ts'
+export * from './model.ts'
+export * from './schema.ts'
+export type * from './tables.ts'
