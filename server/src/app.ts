@@ -79,7 +79,7 @@ export function createApp({
   bodyLimitBytes = 1024 * 1024,
   corsOrigins = '*',
   webhooks = { box: secretBox(undefined), guard: { allowPrivate: false } },
-  notificationChannels = ['in_app'],
+  notificationChannels = { channels: ['in_app'] },
 }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {

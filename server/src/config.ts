@@ -16,6 +16,8 @@ export interface ServerConfig {
   corsOrigins: '*' | string[]
   /** Webhook delivery settings. */
   webhooks: WebhookConfig
+  /** Email and Web Push for notifications; unset channels are unavailable. */
+  notifications: import('./notifications/channels.ts').NotificationChannelConfig
 }
 
 /** How webhooks are sealed, checked and sent. */
@@ -55,6 +57,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       `HEARTH_WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000, got "${env.HEARTH_WEBHOOK_TIMEOUT_MS}".`,
     )
   }
+  const vapidKeys = [env.HEARTH_VAPID_PUBLIC_KEY, env.HEARTH_VAPID_PRIVATE_KEY].filter(Boolean)
+  if (vapidKeys.length === 1) {
+    throw new Error('HEARTH_VAPID_PUBLIC_KEY and HEARTH_VAPID_PRIVATE_KEY must be set together.')
+  }
   const allowPrivate = env.HEARTH_WEBHOOK_ALLOW_PRIVATE || 'false'
   if (allowPrivate !== 'true' && allowPrivate !== 'false') {
     throw new Error(`HEARTH_WEBHOOK_ALLOW_PRIVATE must be true or false, got "${allowPrivate}".`)
@@ -73,6 +79,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       secretKey: env.HEARTH_WEBHOOK_SECRET_KEY || undefined,
       allowPrivate: allowPrivate === 'true',
       timeoutMs,
+    },
+    notifications: {
+      smtpUrl: env.HEARTH_SMTP_URL || undefined,
+      smtpFrom: env.HEARTH_SMTP_FROM || 'Hearth <hearth@localhost>',
+      ...(vapidKeys.length === 2 && {
+        vapid: {
+          publicKey: env.HEARTH_VAPID_PUBLIC_KEY!,
+          privateKey: env.HEARTH_VAPID_PRIVATE_KEY!,
+          subject: env.HEARTH_VAPID_SUBJECT || 'mailto:hearth@localhost',
+        },
+      }),
     },
   }
 }

@@ -5,6 +5,7 @@ import {
   maintainStore,
   migrateToLatest,
   type NotificationChannel,
+  notificationSendTopic,
   OutboxWorker,
   type Store,
 } from '@hearth/engine'
@@ -16,6 +17,7 @@ import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
 import type { ServerConfig } from './config.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
+import { availableChannels, notificationSender } from './notifications/channels.ts'
 import { notifyMembers } from './notifications/notify-members.ts'
 import { attachSync } from './sync/attach-sync.ts'
 import { WebhookDispatcher } from './webhooks/dispatcher.ts'
@@ -59,7 +61,7 @@ export async function startServer(
   // A restarted embedded store plans with fresh statistics from its first request.
   if (ownsStore) await maintainStore(store)
 
-  const channels: NotificationChannel[] = ['in_app']
+  const channels: NotificationChannel[] = availableChannels(config.notifications)
   const box = secretBox(config.webhooks.secretKey)
   if (!box.encrypted) {
     logger.warn('HEARTH_WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted')
@@ -85,6 +87,16 @@ export async function startServer(
     onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'outbox item failed'),
   })
   worker.start()
+  // Email and push have a worker of their own, so a slow mail server never holds up events.
+  const sender = new OutboxWorker(store.db, {
+    handlers: Object.fromEntries(
+      channels
+        .filter((c) => c !== 'in_app')
+        .map((c) => [notificationSendTopic(c), notificationSender(store, config.notifications, guard)]),
+    ),
+    onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'notification send failed'),
+  })
+  sender.start()
   const jobs = new JobRunner({
     store,
     logger,
@@ -98,7 +110,7 @@ export async function startServer(
     bodyLimitBytes: config.bodyLimitBytes,
     corsOrigins: config.corsOrigins,
     webhooks: { box, guard },
-    notificationChannels: channels,
+    notificationChannels: { channels, vapidPublicKey: config.notifications.vapid?.publicKey },
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s))
@@ -131,7 +143,7 @@ export async function startServer(
         )
         await drained
         clearTimeout(timeout)
-        await Promise.all([worker.stop(), jobsStopped, dispatcher.stop()])
+        await Promise.all([worker.stop(), sender.stop(), jobsStopped, dispatcher.stop()])
         if (ownsStore) await store.close()
         logger.info('stopped')
       })()

@@ -39,7 +39,16 @@ const Preference = z
 export const NotificationPreferencesSchema = z
   .object({
     items: z.array(Preference),
-    channels: z.array(z.object({ channel: z.string(), available: z.boolean() })),
+    channels: z.array(
+      z.object({
+        channel: z.string(),
+        available: z.boolean(),
+        vapidPublicKey: z
+          .string()
+          .optional()
+          .describe('For push: the application server key a browser subscribes with.'),
+      }),
+    ),
   })
   .meta({ id: 'NotificationPreferences' })
 
@@ -56,3 +65,8 @@ export const UpdateNotificationPreferencesBodySchema = z
     ),
   })
   .meta({ id: 'UpdateNotificationPreferences' })
+
+/** A registered browser push subscription. */
+export const PushSubscriptionSchema = z
+  .object({ id: z.string(), endpoint: z.string(), createdAt: Instant })
+  .meta({ id: 'PushSubscription' })

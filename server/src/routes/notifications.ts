@@ -2,6 +2,7 @@ import {
   NotificationListSchema,
   NotificationPreferencesSchema,
   NotificationSchema,
+  PushSubscriptionSchema,
   UpdateNotificationPreferencesBodySchema,
 } from '@hearth/contracts'
 import { NOTIFICATION_CHANNELS, type NotificationChannel, operations } from '@hearth/engine'
@@ -10,14 +11,21 @@ import { operationRoute } from '../http/operation-route.ts'
 
 const tag = 'Notifications'
 
-/** Which channels this server can send on: the feed always, email and push when configured. */
-export type AvailableChannels = readonly NotificationChannel[]
+/** Which channels this server can send on (the feed always, email and push when configured), and push's key. */
+export interface AvailableChannels {
+  channels: readonly NotificationChannel[]
+  vapidPublicKey?: string
+}
 
 /** The caller's notification feed and preferences (not under a household path). */
-export function notificationRoutes(available: AvailableChannels) {
+export function notificationRoutes({ channels, vapidPublicKey }: AvailableChannels) {
   const withChannels = (items: unknown) => ({
     items,
-    channels: NOTIFICATION_CHANNELS.map((channel) => ({ channel, available: available.includes(channel) })),
+    channels: NOTIFICATION_CHANNELS.map((channel) => ({
+      channel,
+      available: channels.includes(channel),
+      ...(channel === 'push' && vapidPublicKey && { vapidPublicKey }),
+    })),
   })
   return [
     operationRoute(operations.notificationFeed.list, {
@@ -63,6 +71,23 @@ export function notificationRoutes(available: AvailableChannels) {
       notes:
         '`lockScreenDetails` is accepted on the `push` channel only; `thresholdCents` on `large_transaction` only.',
       present: withChannels,
+    }),
+    operationRoute(operations.pushSubscriptions.create, {
+      method: 'post',
+      path: '/notifications/push-subscriptions',
+      status: 201,
+      tag,
+      clientIds: ['id'],
+      response: PushSubscriptionSchema,
+      responseDescription: 'The registered subscription (its keys are not shown again).',
+      notes:
+        "The body is what a browser's `PushSubscription.toJSON()` gives (`endpoint`, `keys.p256dh`, `keys.auth`), subscribed with the `vapidPublicKey` that the preferences show for `push`. Registering the same endpoint again replaces its keys.",
+    }),
+    operationRoute(operations.pushSubscriptions.delete, {
+      method: 'delete',
+      path: '/notifications/push-subscriptions/{id}',
+      status: 204,
+      tag,
     }),
     operationRoute(operations.notificationFeed.read, {
       method: 'post',

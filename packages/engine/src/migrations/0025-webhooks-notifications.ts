@@ -8,6 +8,7 @@ import { logChanges } from './change-log-trigger.ts'
  * its own queue: `next_attempt_at` and the lease `locked_until` let several servers claim disjoint
  * deliveries with `FOR UPDATE SKIP LOCKED`. Notifications are household rows kept per member and
  * synced to that member's devices only; preferences and push subscriptions belong to the user.
+ * Email and push sends ride the outbox (topic `notification.send`), queued with the notification.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -101,22 +102,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       primary key (user_id, id),
       unique (user_id, endpoint)
     )`.execute(db)
-  // What each notification still has to send beyond the feed (email, push); a queue like deliveries.
-  await sql`
-    create table notification_sends (
-      household_id text not null,
-      notification_id text not null,
-      channel text not null,
-      status text not null default 'pending' check (status in ('pending', 'sent', 'failed')),
-      attempts integer not null default 0,
-      next_attempt_at timestamptz not null,
-      locked_until timestamptz,
-      error text,
-      sent_at timestamptz,
-      primary key (household_id, notification_id, channel),
-      foreign key (household_id, notification_id) references notifications (household_id, id) on delete cascade
-    )`.execute(db)
-  await sql`
-    create index notification_sends_due_idx on notification_sends (next_attempt_at)
-    where status = 'pending'`.execute(db)
 }

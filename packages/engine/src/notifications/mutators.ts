@@ -14,6 +14,11 @@ import {
 import { type Notification, toNotification } from './model.ts'
 import { GenerateNotificationsArgsSchema, NotificationIdArgsSchema } from './schema.ts'
 
+/** The outbox topic of an email or push still to send: one per channel, so only a server that can send on it claims it. */
+export function notificationSendTopic(channel: string): string {
+  return `notification.${channel}`
+}
+
 /** The caller's own notification in this household, or 404 (another member's is not theirs to see). */
 async function requireOwn(tx: Transaction<Database>, householdId: string, userId: string, id: string) {
   const row = await tx
@@ -150,14 +155,14 @@ export const generateNotifications = defineMutator({
       created++
       const sends = channels.filter((c) => c !== 'in_app')
       if (sends.length > 0) {
+        // Sent by the server after the commit, through the outbox: never for a rolled-back row.
         await tx
-          .insertInto('notification_sends')
+          .insertInto('outbox')
           .values(
             sends.map((channel) => ({
               household_id: ctx.householdId,
-              notification_id: row.id,
-              channel,
-              next_attempt_at: ctx.now,
+              topic: notificationSendTopic(channel),
+              payload: JSON.stringify({ householdId: ctx.householdId, notificationId: row.id, channel }),
             })),
           )
           .execute()

@@ -7,6 +7,7 @@ import {
   markNotificationRead,
 } from './mutators.ts'
 import { listNotificationPreferences, updateNotificationPreferences } from './preferences.ts'
+import { createPushSubscription, deletePushSubscription } from './push-subscriptions.ts'
 import { listHouseholdNotifications, listNotificationFeed } from './queries.ts'
 
 /**
@@ -26,6 +27,10 @@ export const notificationOperations = {
     list: listNotificationFeed,
     markAllRead: markFeedRead,
     read: readNotification,
+  },
+  pushSubscriptions: {
+    create: createPushSubscription,
+    delete: deletePushSubscription,
   },
   notificationPreferences: {
     list: listNotificationPreferences,

@@ -43,19 +43,6 @@ export interface PushSubscriptionsTable {
   created_at: Timestamp
 }
 
-/** A notification still to send on a channel beyond the feed (email, push). */
-export interface NotificationSendsTable {
-  household_id: string
-  notification_id: string
-  channel: string
-  status: ColumnType<'pending' | 'sent' | 'failed', 'pending' | 'sent' | 'failed' | undefined, string>
-  attempts: ColumnType<number, number | undefined, number>
-  next_attempt_at: Timestamp
-  locked_until: Timestamp | null
-  error: string | null
-  sent_at: Timestamp | null
-}
-
 export type NotificationRow = Selectable<NotificationsTable>
 
 /** The notifications domain's tables. */
@@ -63,5 +50,4 @@ export interface NotificationTables {
   notifications: NotificationsTable
   notification_preferences: NotificationPreferencesTable
   push_subscriptions: PushSubscriptionsTable
-  notification_sends: NotificationSendsTable
 }

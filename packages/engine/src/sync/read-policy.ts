@@ -109,7 +109,6 @@ export const READ_POLICY = {
     serverOnly: true,
     why: "A browser's push endpoint and keys, used only by the server.",
   },
-  notification_sends: { serverOnly: true, why: 'Email and push still to send, the server’s queue.' },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },
 
