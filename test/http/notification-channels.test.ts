@@ -61,7 +61,7 @@ beforeAll(async () => {
   pushUrl = `https://127.0.0.1:${(pushService.address() as AddressInfo).port}/push/`
 })
 afterAll(async () => {
-  await new Promise((resolve) => smtp.close(resolve))
+  await new Promise<void>((resolve) => smtp.close(() => resolve()))
   pushService.closeAllConnections()
   await new Promise((resolve) => pushService.close(resolve))
 })

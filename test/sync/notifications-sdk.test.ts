@@ -50,9 +50,9 @@ describe('notifications on devices', () => {
     expect(await held(memberDevice)).toEqual([member.userId])
 
     // Another member's notification is not there to mark.
-    await expect(
-      memberDevice.mutate.notifications.markRead({ id: ownerFeed[0]!.id }),
-    ).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(memberDevice.mutate.notifications.markRead({ id: ownerFeed[0]!.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
 
     await ownerDevice.sync.disconnect()
     const [first, second] = ownerFeed

@@ -7,7 +7,7 @@ export interface SourceEvent {
   occurredAt: string
   /** The member whose action emitted it; absent or `system` for the server's own. */
   actorUserId?: string | null
-  data: Record<string, any>
+  data: Record<string, unknown>
 }
 
 /** What one event tells members: the kind, words, and a link to what it concerns. */
@@ -22,16 +22,18 @@ export interface Draft {
 
 /** The notification an event makes, if any; the words are the same for every member. */
 export function draftFor(event: SourceEvent, format: (cents: string) => string): Draft | null {
-  const d = event.data
+  // The catalog's schemas checked these payloads when they were emitted.
+  const d = event.data as {
+    transaction: { id: string; accountId: string; amountCents: string; date: string }
+    month: string
+    categoryId: string
+    availableCents: string
+    subscription: { id: string; url: string }
+    reason: string
+  }
   switch (event.type) {
     case 'transaction.created': {
-      const t = d.transaction as {
-        id: string
-        accountId: string
-        amountCents: string
-        date: string
-        payeeName?: string
-      }
+      const t = d.transaction
       const amount = BigInt(t.amountCents)
       return {
         kind: 'large_transaction',

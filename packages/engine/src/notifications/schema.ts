@@ -56,7 +56,7 @@ export const GenerateNotificationsArgsSchema = z.strictObject({
     type: z.string(),
     occurredAt: z.string(),
     actorUserId: z.string().nullable().optional(),
-    data: z.record(z.string(), z.any()),
+    data: z.record(z.string(), z.unknown()),
   }),
   channels: z.array(z.enum(NOTIFICATION_CHANNELS)),
 })
