@@ -86,7 +86,7 @@ export class WebhookDispatcher {
           const items = await claimDeliveries(this.#store.db, {
             limit: free,
             perSubscription: this.#o.perSubscription,
-            leaseMs: this.#o.timeoutMs + 30_000,
+            leaseMs: this.#o.timeoutMs * 2 + 5000,
             busy,
           })
           claimed = items.length
