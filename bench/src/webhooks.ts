@@ -54,7 +54,11 @@ async function benchStore(name: StoreName): Promise<string[][]> {
     const H = `${started.url}/households/current`
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${H}${path}`, { method, headers, body: body && JSON.stringify(body) })
+      const res = await fetch(`${H}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`)
       return res.json()
     }

@@ -1,8 +1,10 @@
 import {
+  type AttemptOutcome,
   type ClaimedDelivery,
   claimDeliveries,
   operations,
-  recordAttempt,
+  type RecordedAttempt,
+  recordAttempts,
   runMutation,
   SCOPES,
   type Store,
@@ -41,6 +43,11 @@ export class WebhookDispatcher {
   readonly #inFlight = new Map<string, Promise<void>>()
   readonly #perSub = new Map<string, number>()
   #running = false
+  #unrecorded: {
+    attempt: RecordedAttempt
+    resolve: (recorded: boolean) => void
+    reject: (e: unknown) => void
+  }[] = []
   #loop: Promise<void> | null = null
   #wake: (() => void) | null = null
 
@@ -141,7 +148,7 @@ export class WebhookDispatcher {
     }
     const latencyMs = Math.round(performance.now() - started)
     const step = nextStep(item.attempts, status, retryAfter, this.#o.retryScheduleMs)
-    const recorded = await recordAttempt(this.#store.db, item, {
+    const recorded = await this.#record(item, {
       responseStatus: status,
       latencyMs,
       snippet,
@@ -153,6 +160,31 @@ export class WebhookDispatcher {
     // A retry due before the next idle look is looked for when it is due.
     if (recorded && step.kind === 'retry' && step.delayMs < this.#o.idleMs) {
       setTimeout(() => this.poke(), step.delayMs).unref()
+    }
+  }
+
+  /**
+   * Records an outcome together with the others that finished meanwhile: one statement for a
+   * burst of attempts rather than one each, which on the embedded store is what kept a storm of
+   * deliveries from crowding out requests.
+   */
+  #record(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.#unrecorded.push({ attempt: { delivery, outcome }, resolve, reject })
+      if (this.#unrecorded.length === 1) setImmediate(() => void this.#flush())
+    })
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#unrecorded.splice(0)
+    try {
+      const recorded = await recordAttempts(
+        this.#store.db,
+        batch.map((b) => b.attempt),
+      )
+      for (const b of batch) b.resolve(recorded.has(b.attempt.delivery.id))
+    } catch (error) {
+      for (const b of batch) b.reject(error)
     }
   }
 

@@ -81,12 +81,18 @@ export async function claimDeliveries(
         select c.household_id, c.id from (
           select w.household_id, w.id, w.next_attempt_at,
             row_number() over (partition by w.subscription_id order by w.next_attempt_at, w.id) as n
-          from webhook_deliveries w
+          from (
+            -- The earliest due deliveries only (the partial index), so a long queue costs a claim
+            -- a bounded read rather than a sort of everything pending.
+            select * from webhook_deliveries
+            where status = 'pending' and next_attempt_at <= now()
+              and (locked_until is null or locked_until < now())
+              and not (subscription_id = any(${[...options.busy]}::text[]))
+            order by next_attempt_at
+            limit ${Math.max(options.limit * options.perSubscription * 4, 200)}
+          ) w
           join webhook_subscriptions s on s.household_id = w.household_id and s.id = w.subscription_id
-          where w.status = 'pending' and w.next_attempt_at <= now()
-            and (w.locked_until is null or w.locked_until < now())
-            and s.status = 'active'
-            and not (w.subscription_id = any(${[...options.busy]}::text[]))
+          where s.status = 'active'
         ) c
         where c.n <= ${options.perSubscription}
         order by c.next_attempt_at, c.id
@@ -139,32 +145,37 @@ export interface AttemptOutcome {
   nextAttemptAt?: Date
 }
 
+/** One attempt's outcome, for the delivery it was made for. */
+export interface RecordedAttempt {
+  delivery: Pick<ClaimedDelivery, 'householdId' | 'id' | 'attempts'>
+  outcome: AttemptOutcome
+}
+
 /**
- * Records an attempt's outcome and releases the lease, only while this sender still holds it:
- * an attempt whose lease ran out (another sender has it now) records nothing.
+ * Records attempts' outcomes and releases their leases in one statement, each only while its
+ * sender still holds it (same attempt count, still pending): an attempt whose lease ran out and
+ * was claimed again records nothing. Answers the ids recorded.
  */
-export async function recordAttempt(
+export async function recordAttempts(
   db: Kysely<Database>,
-  delivery: Pick<ClaimedDelivery, 'householdId' | 'id' | 'attempts'>,
-  outcome: AttemptOutcome,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('webhook_deliveries')
-    .set({
-      status: outcome.status,
-      locked_until: null,
-      last_attempt_at: sql`now()`,
-      response_status: outcome.responseStatus,
-      latency_ms: outcome.latencyMs,
-      response_snippet: outcome.snippet,
-      error: outcome.error,
-      next_attempt_at: outcome.status === 'pending' ? (outcome.nextAttemptAt ?? new Date()) : null,
-      ...(outcome.status === 'succeeded' && { delivered_at: sql`now()` }),
-    })
-    .where('household_id', '=', delivery.householdId)
-    .where('id', '=', delivery.id)
-    .where('attempts', '=', delivery.attempts)
-    .where('status', '=', 'pending')
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
+  attempts: readonly RecordedAttempt[],
+): Promise<Set<string>> {
+  if (attempts.length === 0) return new Set()
+  const col = <T>(f: (a: RecordedAttempt) => T) => attempts.map(f)
+  const { rows } = await sql<{ id: string }>`
+    update webhook_deliveries d set
+      status = v.status, locked_until = null, last_attempt_at = now(),
+      response_status = v.response_status, latency_ms = v.latency_ms,
+      response_snippet = v.snippet, error = v.error, next_attempt_at = v.next_attempt_at,
+      delivered_at = case when v.status = 'succeeded' then now() else d.delivered_at end
+    from unnest(
+      ${col((a) => a.delivery.householdId)}::text[], ${col((a) => a.delivery.id)}::text[],
+      ${col((a) => a.delivery.attempts)}::int[], ${col((a) => a.outcome.status)}::text[],
+      ${col((a) => a.outcome.responseStatus)}::int[], ${col((a) => a.outcome.latencyMs)}::int[],
+      ${col((a) => a.outcome.snippet)}::text[], ${col((a) => a.outcome.error)}::text[],
+      ${col((a) => (a.outcome.status === 'pending' ? (a.outcome.nextAttemptAt ?? new Date()).toISOString() : null))}::timestamptz[]
+    ) as v(household_id, id, attempts, status, response_status, latency_ms, snippet, error, next_attempt_at)
+    where d.household_id = v.household_id and d.id = v.id and d.attempts = v.attempts and d.status = 'pending'
+    returning d.id`.execute(db)
+  return new Set(rows.map((r) => r.id))
 }
