@@ -90,7 +90,10 @@ describe('notification channels', () => {
   it('emails a member over SMTP and pushes to their browser, encrypted for it alone', async () => {
     const owner = await server.newOwner()
     const member = await server.newMember(owner)
-    expectStatus(await owner.api.patch('/users/me', { email: 'owner@example.test' }), 200)
+    expectStatus(
+      await owner.api.patch('/users/me', { email: `owner-${owner.userId.toLowerCase()}@example.test` }),
+      200,
+    )
     expectStatus(
       await owner.api.put('/notifications/preferences', {
         items: [
@@ -115,7 +118,9 @@ describe('notification channels', () => {
     const account = await createAccount(owner.api)
     await createTransaction(member.api, account.id, { amountCents: -123_456 })
 
-    const message = await eventually(async () => mail.find((m) => m.to.includes('owner@example.test')))
+    const message = await eventually(async () =>
+      mail.find((m) => m.to.includes(`owner-${owner.userId.toLowerCase()}@example.test`)),
+    )
     expect(message.raw).toMatch(/^Subject: Large transaction: -1,234\.56$/m)
     expect(message.raw).toContain('A transaction of -1,234.56 on 2025-03-10 was recorded.')
     expect(message.raw).toMatch(/^From: Hearth <hearth@example\.test>$/m)
