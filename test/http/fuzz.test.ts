@@ -218,6 +218,8 @@ function pathValues(s: Seeded): Record<string, string> {
     categoryId: s.category,
     id: s.apiKey,
     ruleId: s.rule,
+    // No delivery exists in a seeded household: any id, answered 404 once scope and input pass.
+    deliveryId: s.apiKey,
     yearMonth: '2024-03',
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',

@@ -109,7 +109,7 @@ describe('notification channels', () => {
     const auth = randomBytes(16).toString('base64url')
     const endpoint = `${pushUrl}${owner.userId}`
     expectStatus(
-      await owner.api.post('/notifications/push-subscriptions', {
+      await owner.api.post('/users/me/push-subscriptions', {
         endpoint,
         keys: { p256dh: browser.getPublicKey().toString('base64url'), auth },
       }),
@@ -157,7 +157,7 @@ describe('notification channels', () => {
     browser.generateKeys()
     const auth = randomBytes(16).toString('base64url')
     expectStatus(
-      await owner.api.post('/notifications/push-subscriptions', {
+      await owner.api.post('/users/me/push-subscriptions', {
         endpoint: `${pushUrl}${owner.userId}`,
         keys: { p256dh: browser.getPublicKey().toString('base64url'), auth },
       }),

@@ -74,7 +74,7 @@ export function notificationRoutes({ channels, vapidPublicKey }: AvailableChanne
     }),
     operationRoute(operations.pushSubscriptions.create, {
       method: 'post',
-      path: '/notifications/push-subscriptions',
+      path: '/users/me/push-subscriptions',
       status: 201,
       tag,
       clientIds: ['id'],
@@ -85,7 +85,7 @@ export function notificationRoutes({ channels, vapidPublicKey }: AvailableChanne
     }),
     operationRoute(operations.pushSubscriptions.delete, {
       method: 'delete',
-      path: '/notifications/push-subscriptions/{id}',
+      path: '/users/me/push-subscriptions/{id}',
       status: 204,
       tag,
     }),
