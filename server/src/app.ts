@@ -35,6 +35,7 @@ import { householdRoutes } from './routes/households.ts'
 import { IMPORT_BODY_BYTES, IMPORT_PATH, importRoutes } from './routes/imports.ts'
 import { invitationRoutes } from './routes/invitations.ts'
 import { loanRoutes } from './routes/loans.ts'
+import { type AvailableChannels, notificationRoutes } from './routes/notifications.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { recurrenceRoutes } from './routes/recurrences.ts'
 import { ruleRoutes } from './routes/rules.ts'
@@ -42,6 +43,8 @@ import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { transactionRoutes } from './routes/transactions.ts'
 import { userRoutes } from './routes/users.ts'
+import { type WebhookRouteOptions, webhookRoutes } from './routes/webhooks.ts'
+import { secretBox } from './webhooks/secret-box.ts'
 
 /** The reference's groups, in the order a reader meets them. */
 const API_TAGS = [
@@ -77,6 +80,8 @@ const API_TAGS = [
   { name: 'Tags', description: 'Free labels on transactions.' },
   { name: 'Flags', description: 'Coloured markers on transactions.' },
   { name: 'Assistant', description: 'Streamed chat, conversations, confirmable actions, usage and tools.' },
+  { name: 'Notifications', description: 'Your notification feed and how you want to be told.' },
+  { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints, and their log.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
 ]
 
@@ -93,6 +98,10 @@ export interface AppOptions {
   authFailures?: AuthFailures
   /** The assistant's provider and caps; the offline provider with default caps when omitted. */
   ai?: AiConfig
+  /** How webhook secrets are sealed and URLs checked; secrets unencrypted and private targets refused by default. */
+  webhooks?: WebhookRouteOptions
+  /** The notification channels this server can send on; the feed alone by default. */
+  notificationChannels?: AvailableChannels
 }
 
 /**
@@ -107,6 +116,8 @@ export function createApp({
   rateLimits = DEFAULT_RATE_LIMITS,
   authFailures = new AuthFailures(rateLimits),
   ai,
+  webhooks = { box: secretBox(undefined), guard: { allowPrivate: false } },
+  notificationChannels = { channels: ['in_app'] },
 }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -180,6 +191,8 @@ export function createApp({
     ...forecastRoutes,
     ...assistantRoutes,
     ...importRoutes,
+    ...webhookRoutes(webhooks),
+    ...notificationRoutes(notificationChannels),
   ])
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {

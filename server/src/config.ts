@@ -33,6 +33,24 @@ export interface ServerConfig {
   rateLimits: RateLimits
   /** The assistant: its provider and caps. */
   ai: AiConfig
+  /** Webhook delivery settings. */
+  webhooks: WebhookConfig
+  /** Email and Web Push for notifications; unset channels are unavailable. */
+  notifications: import('./notifications/channels.ts').NotificationChannelConfig
+}
+
+/** How webhooks are sealed, checked and sent. */
+export interface WebhookConfig {
+  /** Encrypts signing secrets at rest (`HEARTH_WEBHOOK_SECRET_KEY`); unset stores them unencrypted. */
+  secretKey?: string
+  /** Allow loopback and private targets (`HEARTH_WEBHOOK_ALLOW_PRIVATE=true`), for local setups and tests. */
+  allowPrivate: boolean
+  /** Per attempt (`HEARTH_WEBHOOK_TIMEOUT_MS`); 10,000. */
+  timeoutMs: number
+  /** Waits between retries; the three-day schedule of docs/api/webhooks.md unless a test shortens it. */
+  retryScheduleMs?: readonly number[]
+  /** Resolves host names; the system resolver unless a test overrides it. */
+  lookup?: import('./webhooks/url-guard.ts').Lookup
 }
 
 /** Reads and checks the environment; a bad value stops start-up with a message naming it. */
@@ -71,6 +89,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (durability !== 'on' && durability !== 'off') {
     throw new Error(`HEARTH_DURABILITY must be on or off, got "${durability}".`)
   }
+  const timeoutMs = Number(env.HEARTH_WEBHOOK_TIMEOUT_MS || '10000')
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 120_000) {
+    throw new Error(
+      `HEARTH_WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds from 100 to 120000, got "${env.HEARTH_WEBHOOK_TIMEOUT_MS}".`,
+    )
+  }
+  const vapidKeys = [env.HEARTH_VAPID_PUBLIC_KEY, env.HEARTH_VAPID_PRIVATE_KEY].filter(Boolean)
+  if (vapidKeys.length === 1) {
+    throw new Error('HEARTH_VAPID_PUBLIC_KEY and HEARTH_VAPID_PRIVATE_KEY must be set together.')
+  }
+  const allowPrivate = env.HEARTH_WEBHOOK_ALLOW_PRIVATE || 'false'
+  if (allowPrivate !== 'true' && allowPrivate !== 'false') {
+    throw new Error(`HEARTH_WEBHOOK_ALLOW_PRIVATE must be true or false, got "${allowPrivate}".`)
+  }
   return {
     backups: backupSchedule(env),
     port,
@@ -89,6 +121,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     syncLimits: syncSocketLimitsFromEnv(env),
     rateLimits: rateLimitsFromEnv(env),
     ai: loadAiConfig(env),
+    webhooks: {
+      secretKey: env.HEARTH_WEBHOOK_SECRET_KEY || undefined,
+      allowPrivate: allowPrivate === 'true',
+      timeoutMs,
+    },
+    notifications: {
+      smtpUrl: env.HEARTH_SMTP_URL || undefined,
+      smtpFrom: env.HEARTH_SMTP_FROM || 'Hearth <hearth@localhost>',
+      ...(vapidKeys.length === 2 && {
+        vapid: {
+          publicKey: env.HEARTH_VAPID_PUBLIC_KEY!,
+          privateKey: env.HEARTH_VAPID_PRIVATE_KEY!,
+          subject: env.HEARTH_VAPID_SUBJECT || 'mailto:hearth@localhost',
+        },
+      }),
+    },
   }
 }
 

@@ -1,5 +1,14 @@
 import type { AddressInfo } from 'node:net'
-import { maintainStore, migrateToLatest, OutboxWorker, type Store } from '@hearth/engine'
+import {
+  type EventEnvelope,
+  fanOutEvent,
+  maintainStore,
+  migrateToLatest,
+  type NotificationChannel,
+  notificationSendTopic,
+  OutboxWorker,
+  type Store,
+} from '@hearth/engine'
 import { openStore } from '@hearth/engine/node'
 import { serve } from '@hono/node-server'
 import pino, { type Logger } from 'pino'
@@ -12,7 +21,11 @@ import { warnIfNotDurable } from './durability-check.ts'
 import { AuthFailures } from './http/rate-limits.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
+import { availableChannels, notificationSender } from './notifications/channels.ts'
+import { notifyMembers } from './notifications/notify-members.ts'
 import { attachSync } from './sync/attach-sync.ts'
+import { WebhookDispatcher } from './webhooks/dispatcher.ts'
+import { secretBox } from './webhooks/secret-box.ts'
 
 /** A running server and how to stop it. */
 export interface RunningServer {
@@ -23,6 +36,8 @@ export interface RunningServer {
   /** Set when this start created the first owner; holds the one copy of their key. */
   bootstrap: Bootstrap | null
   worker: OutboxWorker
+  /** Sends webhook deliveries. */
+  dispatcher: WebhookDispatcher
   close(): Promise<void>
 }
 
@@ -61,12 +76,42 @@ export async function startServer(
   // A restarted embedded store plans with fresh statistics from its first request.
   if (ownsStore) await maintainStore(store)
 
+  const channels: NotificationChannel[] = availableChannels(config.notifications)
+  const box = secretBox(config.webhooks.secretKey)
+  if (!box.encrypted) {
+    logger.warn('HEARTH_WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted')
+  }
+  const guard = { allowPrivate: config.webhooks.allowPrivate, lookup: config.webhooks.lookup }
+  const dispatcher = new WebhookDispatcher(store, {
+    box,
+    guard,
+    logger,
+    timeoutMs: config.webhooks.timeoutMs,
+    ...(config.webhooks.retryScheduleMs && { retryScheduleMs: config.webhooks.retryScheduleMs }),
+  })
+  dispatcher.start()
   const worker = new OutboxWorker(store.db, {
-    // Domain events have no consumer until webhooks subscribe to them; they are marked delivered.
-    handlers: { event: async () => {} },
+    handlers: {
+      // Each event becomes one delivery per subscription that wants it; the dispatcher sends them.
+      event: async (item) => {
+        const event = item.payload as unknown as EventEnvelope
+        if ((await fanOutEvent(store.db, event)) > 0) dispatcher.poke()
+        await notifyMembers(store, event, channels)
+      },
+    },
     onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'outbox item failed'),
   })
   worker.start()
+  // Email and push have a worker of their own, so a slow mail server never holds up events.
+  const sender = new OutboxWorker(store.db, {
+    handlers: Object.fromEntries(
+      channels
+        .filter((c) => c !== 'in_app')
+        .map((c) => [notificationSendTopic(c), notificationSender(store, config.notifications, guard)]),
+    ),
+    onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'notification send failed'),
+  })
+  sender.start()
   const jobs = new JobRunner({
     store,
     logger,
@@ -83,6 +128,8 @@ export async function startServer(
     rateLimits: config.rateLimits,
     authFailures,
     ai: config.ai,
+    webhooks: { box, guard },
+    notificationChannels: { channels, vapidPublicKey: config.notifications.vapid?.publicKey },
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
@@ -128,6 +175,7 @@ export async function startServer(
     logger,
     bootstrap,
     worker,
+    dispatcher,
     close() {
       closing ??= (async () => {
         // No job starts from here on; one in flight is awaited before the store closes.
@@ -142,7 +190,7 @@ export async function startServer(
         await drained
         clearTimeout(timeout)
         await stopControl?.()
-        await Promise.all([worker.stop(), jobsStopped])
+        await Promise.all([worker.stop(), sender.stop(), jobsStopped, dispatcher.stop()])
         if (ownsStore) await store.close()
         logger.info('stopped')
       })()

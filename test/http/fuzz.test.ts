@@ -269,6 +269,8 @@ function pathValues(s: Seeded): Record<string, string> {
     // No insight exists in a fresh household: dismiss answers 404 after the checks the fuzz makes.
     insightId: '01ARZ3NDEKTSV4RRFFQ69G5FAV',
     importId: s.importBatch,
+    // No delivery exists in a seeded household: any id, answered 404 once scope and input pass.
+    deliveryId: s.apiKey,
     yearMonth: '2024-03',
     sourceYearMonth: '2024-02',
     fromCurrency: 'USD',

@@ -30,8 +30,23 @@ export interface ApiClient {
 /** Starts the real server on a random port (unless `config` names one) over this worker's shared store. */
 export async function startTestServer(config: Partial<ServerConfig> = {}): Promise<RunningServer> {
   const store = await sharedStore()
+  const defaults = loadConfig({})
   return startServer(
-    { ...loadConfig({}), port: 0, host: '127.0.0.1', ...config },
+    {
+      ...defaults,
+      port: 0,
+      host: '127.0.0.1',
+      // Every test server shares its store's delivery queue, so all send alike: to loopback
+      // receivers, retrying within a second, opening secrets with one key.
+      webhooks: {
+        ...defaults.webhooks,
+        allowPrivate: true,
+        secretKey: 'test-webhook-key',
+        timeoutMs: 2000,
+        retryScheduleMs: [100, 200, 400],
+      },
+      ...config,
+    },
     { store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) },
   )
 }

@@ -14,10 +14,12 @@ import type {
 import type { ImportTables } from './imports/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
 import type { LoanTables } from './loans/tables.ts'
+import type { NotificationTables } from './notifications/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
 import type { RecurrenceTables } from './recurrences/tables.ts'
 import type { RuleTables } from './rules/tables.ts'
+import type { WebhookTables } from './webhooks/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
 interface FoundationTables {
@@ -42,4 +44,6 @@ export type Database = FoundationTables &
   LoanTables &
   RecurrenceTables &
   AssistantTables &
-  ImportTables
+  ImportTables &
+  WebhookTables &
+  NotificationTables

@@ -9,9 +9,11 @@ import { ledgerOperations } from './ledger/operations.ts'
 import { loanOperations } from './loans/operations.ts'
 import type { Operation } from './mutator/define.ts'
 import { createRegistry } from './mutator/registry.ts'
+import { notificationOperations } from './notifications/operations.ts'
 import { payeeOperations } from './payees/operations.ts'
 import { recurrenceOperations } from './recurrences/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
+import { webhookOperations } from './webhooks/operations.ts'
 
 /**
  * Every operation of the engine by its path (`operations.tags.create`), and by its name in
@@ -31,6 +33,8 @@ export const operations = createRegistry(
   // The assistant reads the registry itself (tools, confirmed actions), once it is built.
   assistantOperations(() => joined),
   importOperations(engineHooks),
+  webhookOperations,
+  notificationOperations,
 )
 const joined: ReadonlyMap<string, Operation> = operations.byName
 

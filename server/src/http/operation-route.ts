@@ -39,7 +39,7 @@ export interface OperationRouteSpec {
   method: 'get' | 'post' | 'patch' | 'put' | 'delete'
   /** The OpenAPI path, such as `/households/{householdId}/tags/{tagId}`. */
   path: string
-  status: 200 | 201 | 204
+  status: 200 | 201 | 202 | 204
   /** The success body's schema; omit for 204. */
   response?: import('zod').ZodType
   /** What the response is, in a few words. */
@@ -60,8 +60,11 @@ export interface OperationRouteSpec {
   optionalBody?: boolean
   /** The error codes this operation answers with, by status, for its OpenAPI entry. */
   errors?: Partial<Record<400 | 403 | 404 | 409 | 422 | 429, readonly string[]>>
-  /** Turns the request into arguments, when merging path, query and body is not enough. */
-  prepare?(input: RouteInput): { args: unknown; present?(result: unknown): unknown }
+  /**
+   * Turns the request into arguments, when merging path, query and body is not enough; it may
+   * wait on the server's own work (minting a secret, resolving a webhook's host) but not the store.
+   */
+  prepare?(input: RouteInput): Prepared | Promise<Prepared>
   /** Shapes the success body from the operation's result. */
   present?(result: unknown): unknown
   /**
@@ -69,6 +72,12 @@ export interface OperationRouteSpec {
    * its path names none, and it runs in the new household with the caller as its owner.
    */
   createsHousehold?: boolean
+}
+
+/** A route's arguments, and how to shape the success body from the result. */
+export interface Prepared {
+  args: unknown
+  present?(result: unknown): unknown
 }
 
 /** An operation bound to a route. */
@@ -146,7 +155,7 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
     const claim = idempotencyClaim(c, rawBody)
     if (claim instanceof Response) return claim
     const input: RouteInput = { params, query: queryOf(c, operation), body: parseBody(c, spec, rawBody) }
-    const prepared = spec.prepare?.(input) ?? { args: mergeInput(spec, pathParams, input) }
+    const prepared = (await spec.prepare?.(input)) ?? { args: mergeInput(spec, pathParams, input) }
     const present = prepared.present ?? spec.present ?? ((r: unknown) => r)
     const ctx = spec.createsHousehold
       ? { ...actor, householdId: String((prepared.args as { id?: unknown }).id), role: 'owner' as const }
@@ -230,7 +239,7 @@ async function checkIfMatch(
       .execute()
   }
   const readParams = paramsOf(read.spec.path).filter((p) => p !== 'householdId')
-  const args = read.spec.prepare?.(input).args ?? mergeInput(read.spec, readParams, input)
+  const args = (await read.spec.prepare?.(input))?.args ?? mergeInput(read.spec, readParams, input)
   const result = await runQuery(tx, read.operation as Query, args, ctx)
   const body = JSON.stringify((read.spec.present ?? ((r: unknown) => r))(result))
   const current = entityTag(body)

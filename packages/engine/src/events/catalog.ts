@@ -5,6 +5,7 @@ import type { ExchangeRate } from '../ledger/exchange-rates/model.ts'
 import type { AccountType } from '../ledger/tables.ts'
 import type { Transaction } from '../ledger/transactions/model.ts'
 import type { Rule } from '../rules/model.ts'
+import type { WebhookSubscription } from '../webhooks/model.ts'
 
 /**
  * A resource carried whole in an event, exactly as the REST API returns it. Its full schema is
@@ -38,6 +39,7 @@ const TagResource = resource<Tag>('Tag', 'id')
 const FlagResource = resource<Flag>('Flag', 'id')
 const ExchangeRateResource = resource<ExchangeRate>('ExchangeRate', 'fromCurrency')
 const RuleResource = resource<Rule>('Rule', 'id')
+const WebhookSubscriptionResource = resource<WebhookSubscription>('WebhookSubscription', 'id')
 
 /**
  * Every event the engine emits, by type, with the schema of its `data`. Types are `noun.verb`,
@@ -132,6 +134,7 @@ export const EVENT_SCHEMAS = {
     observedAmountCents: Cents,
     transactionIds: z.array(Id),
   }),
+  'webhook.disabled': z.object({ subscription: WebhookSubscriptionResource, reason: z.string() }),
 
   'budget.overrun': z.object({
     householdId: Id,

@@ -12,6 +12,8 @@ export interface EventEnvelope<T extends EventType = EventType> {
   occurredAt: string
   /** The household version the change committed at; null outside any household. */
   version: number | null
+  /** The member whose action it was (`system` for the server's own); kept on the server, never sent to webhooks. */
+  actorUserId?: string
   data: EventData<T>
 }
 

@@ -23,6 +23,7 @@ import * as sessionRights from './0020-session-rights.ts'
 import * as households from './0022-households.ts'
 import * as recurrences from './0023-recurrences.ts'
 import * as loans from './0024-loans.ts'
+import * as webhooksNotifications from './0025-webhooks-notifications.ts'
 import * as bankImport from './0026-bank-import.ts'
 import * as assistant from './0027-assistant.ts'
 
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022-households': households,
   '0023-recurrences': recurrences,
   '0024-loans': loans,
+  '0025-webhooks-notifications': webhooksNotifications,
   '0026-bank-import': bankImport,
   '0027-assistant': assistant,
 }

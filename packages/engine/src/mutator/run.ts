@@ -79,6 +79,7 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
             householdId,
             occurredAt: ctx.now.toISOString(),
             version,
+            actorUserId: ctx.userId,
             data: e.data,
           }),
         })),

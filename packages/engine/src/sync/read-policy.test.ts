@@ -128,6 +128,7 @@ const REST_READERS: { [T in ScopedTable]: Query[] } = {
   recurrence_dismissals: [operations.recurrences.suggestions],
   import_batches: [operations.imports.list, operations.imports.get],
   import_mappings: [operations.imports.getMapping],
+  notifications: [operations.notifications.list, operations.notificationFeed.list],
 }
 
 describe('sync and REST', () => {

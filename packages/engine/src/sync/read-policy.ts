@@ -75,6 +75,11 @@ export const READ_POLICY = {
   recurrence_dismissals: { read: 'read:recurrences' },
   import_batches: { read: 'read:transactions' },
   import_mappings: { read: 'read:transactions' },
+  notifications: {
+    read: 'read:notifications',
+    rowRule: ownRows('user_id'),
+    why: "A member's notifications are theirs alone: only their own devices hold them.",
+  },
 
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },
@@ -121,6 +126,16 @@ export const READ_POLICY = {
   ai_insights: {
     serverOnly: true,
     why: 'A server job writes insights outside any mutation; members read and dismiss them over REST.',
+  },
+  webhook_subscriptions: { serverOnly: true, why: 'Signing secrets never leave the server.' },
+  webhook_deliveries: { serverOnly: true, why: "The server's log of what it sent to webhook receivers." },
+  notification_preferences: {
+    serverOnly: true,
+    why: 'Per user, outside any household; read and set over REST.',
+  },
+  push_subscriptions: {
+    serverOnly: true,
+    why: "A browser's push endpoint and keys, used only by the server.",
   },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },

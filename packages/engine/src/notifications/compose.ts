@@ -1,0 +1,63 @@
+import type { NotificationKind } from './kinds.ts'
+
+/** The event a notification comes from, as the outbox holds it. */
+export interface SourceEvent {
+  id: string
+  type: string
+  occurredAt: string
+  /** The member whose action emitted it; absent or `system` for the server's own. */
+  actorUserId?: string | null
+  data: Record<string, unknown>
+}
+
+/** What one event tells members: the kind, words, and a link to what it concerns. */
+export interface Draft {
+  kind: NotificationKind
+  title: string
+  body: string
+  subject: Record<string, string>
+  /** For a threshold kind, the absolute amount in cents the threshold is compared with. */
+  amountCents?: bigint
+}
+
+/** The notification an event makes, if any; the words are the same for every member. */
+export function draftFor(event: SourceEvent, format: (cents: string) => string): Draft | null {
+  // The catalog's schemas checked these payloads when they were emitted.
+  const d = event.data as {
+    transaction: { id: string; accountId: string; amountCents: string; date: string }
+    month: string
+    categoryId: string
+    availableCents: string
+    subscription: { id: string; url: string }
+    reason: string
+  }
+  switch (event.type) {
+    case 'transaction.created': {
+      const t = d.transaction
+      const amount = BigInt(t.amountCents)
+      return {
+        kind: 'large_transaction',
+        title: `Large transaction: ${format(t.amountCents)}`,
+        body: `A transaction of ${format(t.amountCents)} on ${t.date} was recorded.`,
+        subject: { type: 'transaction', transactionId: t.id, accountId: t.accountId },
+        amountCents: amount < 0n ? -amount : amount,
+      }
+    }
+    case 'budget.overrun':
+      return {
+        kind: 'budget_overrun',
+        title: `Overspent in ${d.month}`,
+        body: `A category is ${format(String(d.availableCents).replace(/^-/, ''))} over budget for ${d.month}.`,
+        subject: { type: 'budgetCategory', categoryId: d.categoryId, month: d.month },
+      }
+    case 'webhook.disabled':
+      return {
+        kind: 'webhook_disabled',
+        title: 'A webhook was disabled',
+        body: `Deliveries to ${d.subscription.url} stopped: ${d.reason}`,
+        subject: { type: 'webhookSubscription', subscriptionId: d.subscription.id },
+      }
+    default:
+      return null
+  }
+}

@@ -1,0 +1,178 @@
+import { createECDH, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { IncomingHttpHeaders } from 'node:http'
+import https from 'node:https'
+import type { AddressInfo } from 'node:net'
+// @ts-expect-error http_ece (web-push's own encryption library) ships no types.
+import ece from 'http_ece'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import webpush from 'web-push'
+import { useTestServer } from '../src/index.ts'
+import { expectStatus } from './catalog-fixture.ts'
+import { createAccount, createTransaction } from './ledger-fixture.ts'
+import { eventually } from './webhook-receiver.ts'
+
+/** A real SMTP server on loopback that keeps every message it is given. */
+const mail: { to: string[]; raw: string }[] = []
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = []
+    stream.on('data', (c: Buffer) => chunks.push(c))
+    stream.on('end', () => {
+      mail.push({
+        to: session.envelope.rcptTo.map((r) => r.address),
+        raw: Buffer.concat(chunks).toString('utf8'),
+      })
+      callback()
+    })
+  },
+})
+
+/** A local push service endpoint: it checks the Web Push headers and keeps each encrypted body. */
+const pushes: { headers: IncomingHttpHeaders; body: Buffer }[] = []
+// Push services speak HTTPS only: this one has a self-signed certificate for 127.0.0.1 that the
+// server (in this process) is told to trust, as it trusts a real push service's public one.
+const tls = {
+  key: readFileSync(new URL('./fixtures/push-service.key', import.meta.url)),
+  cert: readFileSync(new URL('./fixtures/push-service.crt', import.meta.url)),
+}
+https.globalAgent.options.ca = tls.cert
+const pushService = https.createServer(tls, (req, res) => {
+  const chunks: Buffer[] = []
+  req.on('data', (c: Buffer) => chunks.push(c))
+  req.on('end', () => {
+    pushes.push({ headers: req.headers, body: Buffer.concat(chunks) })
+    res.writeHead(201)
+    res.end()
+  })
+})
+
+const vapid = webpush.generateVAPIDKeys()
+let smtpPort = 0
+let pushUrl = ''
+beforeAll(async () => {
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
+  smtpPort = (smtp.server.address() as AddressInfo).port
+  await new Promise<void>((resolve) => pushService.listen(0, '127.0.0.1', resolve))
+  pushUrl = `https://127.0.0.1:${(pushService.address() as AddressInfo).port}/push/`
+})
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()))
+  pushService.closeAllConnections()
+  await new Promise((resolve) => pushService.close(resolve))
+})
+
+const server = useTestServer({
+  get notifications() {
+    return {
+      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+      smtpFrom: 'Hearth <hearth@example.test>',
+      vapid: { publicKey: vapid.publicKey, privateKey: vapid.privateKey, subject: 'mailto:ops@example.test' },
+    }
+  },
+})
+
+describe('notification channels', () => {
+  it('says email and push are available, with the VAPID key a browser subscribes with', async () => {
+    const { api } = await server.newOwner()
+    const prefs = expectStatus(await api.get('/notifications/preferences'), 200)
+    expect(prefs.channels).toEqual([
+      { channel: 'in_app', available: true },
+      { channel: 'email', available: true },
+      { channel: 'push', available: true, vapidPublicKey: vapid.publicKey },
+    ])
+  })
+
+  it('emails a member over SMTP and pushes to their browser, encrypted for it alone', async () => {
+    const owner = await server.newOwner()
+    const member = await server.newMember(owner)
+    expectStatus(
+      await owner.api.patch('/users/me', { email: `owner-${owner.userId.toLowerCase()}@example.test` }),
+      200,
+    )
+    expectStatus(
+      await owner.api.put('/notifications/preferences', {
+        items: [
+          { kind: 'large_transaction', channel: 'email', enabled: true },
+          { kind: 'large_transaction', channel: 'push', enabled: true, lockScreenDetails: true },
+        ],
+      }),
+      200,
+    )
+    // The browser's side: a P-256 key pair and an auth secret, as PushManager.subscribe makes.
+    const browser = createECDH('prime256v1')
+    browser.generateKeys()
+    const auth = randomBytes(16).toString('base64url')
+    const endpoint = `${pushUrl}${owner.userId}`
+    expectStatus(
+      await owner.api.post('/users/me/push-subscriptions', {
+        endpoint,
+        keys: { p256dh: browser.getPublicKey().toString('base64url'), auth },
+      }),
+      201,
+    )
+    const account = await createAccount(owner.api)
+    await createTransaction(member.api, account.id, { amountCents: -123_456 })
+
+    const message = await eventually(async () =>
+      mail.find((m) => m.to.includes(`owner-${owner.userId.toLowerCase()}@example.test`)),
+    )
+    expect(message.raw).toMatch(/^Subject: Large transaction: -1,234\.56$/m)
+    expect(message.raw).toContain('A transaction of -1,234.56 on 2025-03-10 was recorded.')
+    expect(message.raw).toMatch(/^From: Hearth <hearth@example\.test>$/m)
+
+    const push = await eventually(async () =>
+      pushes.find((p) => p.headers.authorization?.includes(vapid.publicKey)),
+    )
+    expect(push.headers['content-encoding']).toBe('aes128gcm')
+    expect(push.headers.authorization).toMatch(/^vapid t=[\w-]+\.[\w-]+\.[\w-]+, k=/)
+    expect(Number(push.headers.ttl)).toBeGreaterThan(0)
+    const payload = JSON.parse(
+      ece
+        .decrypt(push.body, { version: 'aes128gcm', privateKey: browser, authSecret: auth })
+        .toString('utf8'),
+    )
+    expect(payload).toMatchObject({
+      householdId: owner.householdId,
+      kind: 'large_transaction',
+      title: 'Large transaction: -1,234.56',
+      subject: { type: 'transaction' },
+    })
+    // Another key cannot read it.
+    const stranger = createECDH('prime256v1')
+    stranger.generateKeys()
+    expect(() =>
+      ece.decrypt(push.body, { version: 'aes128gcm', privateKey: stranger, authSecret: auth }),
+    ).toThrow()
+  })
+
+  it('keeps the words off the lock screen unless the member asked for them', async () => {
+    const owner = await server.newOwner()
+    const member = await server.newMember(owner)
+    const browser = createECDH('prime256v1')
+    browser.generateKeys()
+    const auth = randomBytes(16).toString('base64url')
+    expectStatus(
+      await owner.api.post('/users/me/push-subscriptions', {
+        endpoint: `${pushUrl}${owner.userId}`,
+        keys: { p256dh: browser.getPublicKey().toString('base64url'), auth },
+      }),
+      201,
+    )
+    const before = pushes.length
+    const account = await createAccount(owner.api)
+    await createTransaction(member.api, account.id, { amountCents: -99_999 })
+    await eventually(async () => pushes.length > before)
+    const payload = JSON.parse(
+      ece
+        .decrypt(pushes.at(-1)!.body, { version: 'aes128gcm', privateKey: browser, authSecret: auth })
+        .toString('utf8'),
+    )
+    expect(payload.title).toBe('New Hearth notification')
+    expect(payload.body).toBeUndefined()
+  })
+})

@@ -1,0 +1,74 @@
+import type { RunningServer } from '@hearth/server'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { newMember, newOwner, startTestServer } from '../src/index.ts'
+import { closeDevices, eventually, newDevice } from './devices.ts'
+
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startTestServer()
+})
+afterEach(async () => {
+  await closeDevices()
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+const H = '/households/current'
+
+describe('notifications on devices', () => {
+  it('reach only their member’s own devices, and read and dismiss work offline', async () => {
+    const owner = await newOwner(server)
+    const member = await newMember(server, owner)
+    const ownerDevice = await newDevice(server, owner)
+    await ownerDevice.sync.whenSynced()
+
+    const account = (await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' })).body
+    const group = (await owner.api.post(`${H}/category-groups`, { name: 'G' })).body
+    const food = (await owner.api.post(`${H}/categories`, { groupId: group.id, name: 'Food' })).body
+    // The member's large, overspending row: both hear of the overrun, only the owner of the size.
+    await member.api.post(`${H}/transactions`, {
+      accountId: account.id,
+      date: '2025-03-10',
+      amountCents: -90_000,
+      categoryId: food.id,
+    })
+    const ownerFeed = await eventually(async () => {
+      const items = await ownerDevice.query.notifications.list({})
+      expect(items.map((n) => n.kind).sort()).toEqual(['budget_overrun', 'large_transaction'])
+      return items
+    })
+    // A device joining later gets its member's rows in the snapshot, and nobody else's.
+    const memberDevice = await newDevice(server, member)
+    await memberDevice.sync.whenSynced()
+    const memberFeed = await memberDevice.query.notifications.list({})
+    expect(memberFeed.map((n) => n.kind)).toEqual(['budget_overrun'])
+    const held = async (device: typeof ownerDevice) =>
+      (await device.store.db.selectFrom('notifications').select('user_id').execute()).map((r) => r.user_id)
+    expect(new Set(await held(ownerDevice))).toEqual(new Set([owner.userId]))
+    expect(await held(memberDevice)).toEqual([member.userId])
+
+    // Another member's notification is not there to mark.
+    await expect(memberDevice.mutate.notifications.markRead({ id: ownerFeed[0]!.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    })
+
+    await ownerDevice.sync.disconnect()
+    const [first, second] = ownerFeed
+    await ownerDevice.mutate.notifications.markRead({ id: first!.id })
+    await ownerDevice.mutate.notifications.dismiss({ id: second!.id })
+    const offline = await ownerDevice.query.notifications.list({})
+    expect(offline.map((n) => n.id)).toEqual([first!.id])
+    expect(offline[0]!.readAt).not.toBeNull()
+    ownerDevice.sync.connect()
+    await eventually(async () => {
+      const rest = (await owner.api.get('/notifications?includeRead=true&includeDismissed=true')).body.items
+      expect(rest.find((n: any) => n.id === first!.id).readAt).not.toBeNull()
+      expect(rest.find((n: any) => n.id === second!.id).dismissedAt).not.toBeNull()
+    })
+    // The member's devices never held either change.
+    await memberDevice.sync.whenSynced()
+    expect(await held(memberDevice)).toEqual([member.userId])
+  })
+})
