@@ -22,6 +22,10 @@ interface NodeFsModule {
       write(stream: EmscriptenStream, ...rest: unknown[]): number
       fsync?(stream: EmscriptenStream): number
     }
+    node_ops: {
+      rename(oldNode: EmscriptenNode, newDir: EmscriptenNode, newName: string): void
+      unlink(parent: EmscriptenNode, name: string): void
+    }
   }
 }
 
@@ -67,6 +71,22 @@ class DurableNodeFS extends NodeFS {
       if (wal.pending && !isWal(stream.node)) NODEFS.tryFSOperation(() => wal.syncNow())
       return write(stream, ...rest)
     }
+    // PostgreSQL recycles or removes a segment (after a checkpoint) by its name: a sync still
+    // waiting for it runs now, under the name it has, and a round that finds the name gone
+    // knows the file was synced before it moved.
+    const nodeOps = NODEFS.node_ops
+    const rename = nodeOps.rename
+    nodeOps.rename = (oldNode, newDir, newName) => {
+      if (isWal(oldNode)) NODEFS.tryFSOperation(() => wal.moving(NODEFS.realPath(oldNode)))
+      return rename(oldNode, newDir, newName)
+    }
+    const unlink = nodeOps.unlink
+    nodeOps.unlink = (parent, name) => {
+      if (parent.name === 'pg_wal' && WAL_SEGMENT.test(name)) {
+        NODEFS.tryFSOperation(() => wal.moving(join(NODEFS.realPath(parent), name)))
+      }
+      return unlink(parent, name)
+    }
     ops.fsync = (stream) => {
       if (isWal(stream.node)) {
         wal.defer(NODEFS.realPath(stream.node))
@@ -87,8 +107,10 @@ class DurableNodeFS extends NodeFS {
  * sync would run.
  */
 function isWal(node: EmscriptenNode): boolean {
-  return node.parent?.name === 'pg_wal' && /^[0-9A-F]{24}$/.test(node.name)
+  return node.parent?.name === 'pg_wal' && WAL_SEGMENT.test(node.name)
 }
+
+const WAL_SEGMENT = /^[0-9A-F]{24}$/
 
 /**
  * What `openPGliteStore` needs to keep a data folder durable: the file system, the start

@@ -45,6 +45,31 @@ export class WalSync {
   #failure: DurabilityError | null = null
   readonly #handles = new Map<string, Promise<FileHandle>>()
 
+  /** Segments synced and then renamed or removed while a round may still name them. */
+  #moved = new Set<string>()
+
+  /**
+   * `path` is about to be renamed or removed: if a sync of it is waiting or running, it is synced
+   * now, blocking, while the name still holds; a round that then finds the name gone is done.
+   */
+  moving(path: string): void {
+    if (!this.#dirty.has(path) && !this.#syncing.has(path)) return
+    if (this.#failure) throw this.#failure
+    try {
+      const fd = openSync(path, 'r')
+      try {
+        fdatasyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+    } catch (error) {
+      this.#failure = new DurabilityError(error)
+      throw this.#failure
+    }
+    this.#dirty.delete(path)
+    this.#moved.add(path)
+  }
+
   /** Records that `path` (a WAL segment) was asked to be synced. */
   defer(path: string): void {
     this.#dirty.add(path)
@@ -67,6 +92,7 @@ export class WalSync {
     const upTo = this.#deferred
     try {
       for (const path of new Set([...this.#dirty, ...this.#syncing])) {
+        if (this.#moved.has(path)) continue
         const fd = openSync(path, 'r')
         try {
           fdatasyncSync(fd)
@@ -119,7 +145,17 @@ export class WalSync {
     const round: Round = { upTo, finished: false, done: Promise.resolve() }
     round.done = (async () => {
       try {
-        await Promise.all(paths.map(async (path) => (await this.#handle(path)).datasync()))
+        await Promise.all(
+          paths.map(async (path) => {
+            try {
+              await (await this.#handle(path)).datasync()
+            } catch (error) {
+              // Synced by `moving` before PostgreSQL renamed or removed it.
+              if ((error as NodeJS.ErrnoException).code === 'ENOENT' && this.#moved.has(path)) return
+              throw error
+            }
+          }),
+        )
       } catch (error) {
         // As PostgreSQL does after a failed fsync: never retry and pretend, the kernel may have dropped the pages.
         this.#failure ??= new DurabilityError(error)
@@ -128,7 +164,10 @@ export class WalSync {
         round.finished = true
         // Rounds may finish out of order: writes are covered once every earlier round is done too.
         while (this.#rounds[0]?.finished) this.#synced = Math.max(this.#synced, this.#rounds.shift()!.upTo)
-        if (this.#rounds.length === 0) this.#syncing.clear()
+        if (this.#rounds.length === 0) {
+          this.#syncing.clear()
+          this.#moved.clear()
+        }
       }
     })()
     // Its failure reaches every settle through #failure; nobody need be listening to this one.
