@@ -84,11 +84,14 @@ describe('sync protocol', () => {
     expect(await old.next('error')).toMatchObject({ code: 'PROTOCOL_VERSION', fatal: true })
   })
 
-  it('keeps a client id bound to the household it first joined', async () => {
+  it('keeps a client id bound to the household it first joined, and tells no one else it exists', async () => {
     const owner = await newOwner(server)
     const other = await newOwner(server)
     const { socket, clientId } = await joined(owner)
+    socket.send({ type: 'push', mutations: [createAccount(1)] })
+    expect(await socket.next('pushResult')).toMatchObject({ lmid: 1 })
     socket.close()
+    // Another user naming the same id is served as a new device of their own household.
     const again = await rawSocket(server.url)
     again.send({
       type: 'hello',
@@ -97,7 +100,23 @@ describe('sync protocol', () => {
       clientId,
       cursor: null,
     })
-    expect(await again.next('error')).toMatchObject({ code: 'CLIENT_MISMATCH', fatal: true })
+    expect(await again.next('welcome')).toMatchObject({ clientId, householdId: other.householdId, lmid: 0 })
+    let snapshot = await again.next('snapshot')
+    while (snapshot.more) snapshot = await again.next('snapshot')
+    again.send({ type: 'push', mutations: [createAccount(1)] })
+    expect(await again.next('pushResult')).toMatchObject({ lmid: 1, results: [{ id: 1, status: 'applied' }] })
+    again.close()
+    // The first device's record is its own still.
+    const back = await rawSocket(server.url)
+    back.send({
+      type: 'hello',
+      token: owner.api.token,
+      householdId: owner.householdId,
+      clientId,
+      cursor: null,
+    })
+    expect(await back.next('welcome')).toMatchObject({ clientId, householdId: owner.householdId, lmid: 1 })
+    back.close()
   })
 
   it('runs each mutation exactly once, in order, even when a device sends it again', async () => {

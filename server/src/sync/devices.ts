@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import {
   type Database,
   EngineError,
@@ -46,7 +47,8 @@ export async function authenticateToken(store: Store, token: string | undefined)
 /**
  * Admits a device to a household: the key needs `read:households`, its user must be a member
  * (a foreign household answers 404, as over REST), a client id stays bound to the user and
- * household it first joined with, and a member binds at most `maxDevices` client ids per
+ * household it first joined with (another caller naming it gets a record of its own, never a
+ * refusal that would tell the id exists), and a member binds at most `maxDevices` client ids per
  * household.
  */
 export async function joinHousehold(
@@ -65,7 +67,13 @@ export async function joinHousehold(
     .selectFrom('sync_clients')
     .select((eb) => [
       eb.fn.countAll<string>().as('devices'),
-      eb.fn.countAll<string>().filterWhere('client_id', '=', clientId).as('this'),
+      eb.fn
+        .countAll<string>()
+        .filterWhere('client_id', 'in', [
+          clientId,
+          boundElsewhereId(clientId, caller.userId, membership.householdId),
+        ])
+        .as('this'),
     ])
     .where('household_id', '=', membership.householdId)
     .where('user_id', '=', caller.userId)
@@ -77,29 +85,39 @@ export async function joinHousehold(
       `You already have ${maxDevices} devices in this household; a new device id cannot join. Reuse a device's id, or ask the server's operator to raise HEARTH_SYNC_MAX_DEVICES_PER_KEY.`,
     )
   }
-  await db
-    .insertInto('sync_clients')
-    .values({
-      client_id: clientId,
-      household_id: membership.householdId,
-      user_id: caller.userId,
-      device_name: deviceName ?? null,
-    })
-    .onConflict((oc) => oc.column('client_id').doUpdateSet({ last_seen_at: new Date() }))
-    .execute()
-  const record = await db
-    .selectFrom('sync_clients')
-    .select(['household_id', 'user_id'])
-    .where('client_id', '=', clientId)
-    .executeTakeFirstOrThrow()
-  if (record.household_id !== membership.householdId || record.user_id !== caller.userId) {
-    throw new EngineError(
-      409,
-      'CLIENT_MISMATCH',
-      `Client ${clientId} belongs to another user or household; a device uses a new client id per household.`,
-    )
+  const bind = async (id: string) => {
+    await db
+      .insertInto('sync_clients')
+      .values({
+        client_id: id,
+        household_id: membership.householdId,
+        user_id: caller.userId,
+        device_name: deviceName ?? null,
+      })
+      .onConflict((oc) => oc.column('client_id').doUpdateSet({ last_seen_at: new Date() }))
+      .execute()
+    const record = await db
+      .selectFrom('sync_clients')
+      .select(['household_id', 'user_id'])
+      .where('client_id', '=', id)
+      .executeTakeFirstOrThrow()
+    return record.household_id === membership.householdId && record.user_id === caller.userId
   }
-  return { ...caller, clientId, householdId: membership.householdId, role: membership.role }
+  let serverId = clientId
+  if (!(await bind(clientId))) {
+    // The id is bound to another user or household. Refusing would tell the caller it exists
+    // there; instead the device gets a record of its own under an id derived from its own, its
+    // user and the household, and is served exactly as a new device would be.
+    serverId = boundElsewhereId(clientId, caller.userId, membership.householdId)
+    if (!(await bind(serverId))) throw new Error(`Device record ${serverId} is bound elsewhere.`)
+  }
+  return { ...caller, clientId: serverId, householdId: membership.householdId, role: membership.role }
+}
+
+/** The server's own record id for a device whose chosen id is bound to someone else. */
+export function boundElsewhereId(clientId: string, userId: string, householdId: string): string {
+  const digest = createHash('sha256').update(`${userId}\0${householdId}\0${clientId}`).digest('base64url')
+  return `~${digest.slice(0, 40)}`
 }
 
 /** A device's record as a push found it: its lmid, and its rights as they stand now. */
@@ -150,19 +168,23 @@ export function sameRights(a: Device, b: Device): boolean {
   )
 }
 
-/** Whether `clientId` is a device the caller already bound to this household (no write). */
-export async function ownsDevice(
+/**
+ * The server's record id of `clientId` if the caller already bound that device to this
+ * household (under its own id, or under the derived one), else null. Writes nothing.
+ */
+export async function ownDevice(
   store: Store,
   caller: SyncCaller,
   householdId: string,
   clientId: string,
-): Promise<boolean> {
+): Promise<string | null> {
   const row = await syncDb(store.db)
     .selectFrom('sync_clients')
     .select('client_id')
-    .where('client_id', '=', clientId)
+    .where('client_id', 'in', [clientId, boundElsewhereId(clientId, caller.userId, householdId)])
     .where('household_id', '=', householdId)
     .where('user_id', '=', caller.userId)
+    .orderBy('client_id', 'desc')
     .executeTakeFirst()
-  return row !== undefined
+  return row?.client_id ?? null
 }

@@ -10,7 +10,7 @@ import { readSnapshot, type TableRows } from '@hearth/engine/sync'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { AppEnv } from '../http/env.ts'
 import { apiRoute, jsonBody, jsonResponse, z } from '../http/route.ts'
-import { joinHousehold, ownsDevice } from './devices.ts'
+import { joinHousehold, ownDevice } from './devices.ts'
 import { pushMutations } from './push.ts'
 import type { SyncHub } from './sync-hub.ts'
 
@@ -76,10 +76,9 @@ export function syncRoutes(store: Store, hub: SyncHub, maxDevices?: number) {
       const householdId = member.householdId
       // A GET binds nothing: a client id the caller has not bound here reads as no device at all,
       // so the answer tells nothing of whether the id exists elsewhere.
-      const clientId =
-        query.clientId && (await ownsDevice(store, c.var.caller, householdId, query.clientId))
-          ? query.clientId
-          : undefined
+      const clientId = query.clientId
+        ? ((await ownDevice(store, c.var.caller, householdId, query.clientId)) ?? undefined)
+        : undefined
       const tables = new Map<string, TableRows['rows']>()
       const position = await readSnapshot(
         store.db,

@@ -314,7 +314,8 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     this.clientId = device.clientId
     this.presenceIdentity = {
       userId: device.userId,
-      clientId: device.clientId,
+      // What the device calls itself (its record may carry a derived id; see joinHousehold).
+      clientId: message.clientId,
       deviceName: message.deviceName ?? null,
     }
     // Follow the household before reading, so a change committed after the read still wakes us.
@@ -328,7 +329,7 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     this.knownLmid = record.lmid
     this.send({
       type: 'welcome',
-      clientId: device.clientId,
+      clientId: message.clientId,
       householdId: device.householdId,
       userId: device.userId,
       role: device.role,
