@@ -1222,7 +1222,7 @@ describe('outside fuzz of every operation in /openapi.json', () => {
         res.status === 400 &&
         (res.json?.errors ?? []).some(
           (e: { path: string; code: string; message: string }) =>
-            e.path === key && e.code === 'unknown_field' && e.message === 'Unknown field.',
+            e.path === key && e.code === 'unknown_field' && e.message.includes(key),
         )
           ? null
           : `answered ${res.status} without refusing ${key} as unknown: ${res.text.slice(0, 200)}`

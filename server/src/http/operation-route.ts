@@ -325,9 +325,13 @@ function parseBody(c: Context<AppEnv>, spec: OperationRouteSpec, raw: string): u
 }
 
 /** Refuses request fields by name, as the operation's strict schema refuses an unknown one. */
-export function unknownFields(keys: readonly string[], message = 'Unknown field.'): EngineError {
+export function unknownFields(keys: readonly string[], message?: string): EngineError {
   return new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
-    errors: keys.map((k) => ({ path: k, message, code: 'unknown_field' })),
+    errors: keys.map((k) => ({
+      path: k,
+      message: message ?? `Unknown field "${k}".`,
+      code: 'unknown_field',
+    })),
   })
 }
 

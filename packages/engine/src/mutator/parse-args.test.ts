@@ -27,8 +27,8 @@ describe('parseArgs field errors', () => {
 
   it('names every unknown field on its own', () => {
     expect(fieldErrors(z.strictObject({ a: z.string() }), { a: 'x', b: 1, c: 2 })).toEqual([
-      { path: 'b', message: 'Unknown field.', code: 'unknown_field' },
-      { path: 'c', message: 'Unknown field.', code: 'unknown_field' },
+      { path: 'b', message: 'Unknown field "b".', code: 'unknown_field' },
+      { path: 'c', message: 'Unknown field "c".', code: 'unknown_field' },
     ])
   })
 })

@@ -66,7 +66,11 @@ export function zodIssuesToFieldErrors(issues: readonly z.core.$ZodIssue[]): Fie
     const base = issue.path.map(String).join('.')
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        out.push({ path: base ? `${base}.${key}` : key, message: 'Unknown field.', code: 'unknown_field' })
+        out.push({
+          path: base ? `${base}.${key}` : key,
+          message: `Unknown field "${key}".`,
+          code: 'unknown_field',
+        })
       }
       continue
     }
