@@ -6,6 +6,8 @@ import type { Store } from './store.ts'
 
 /** Kysely's own bookkeeping: a restore migrates the new store itself and keeps these. */
 const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock'])
+/** Tables that cache what other tables say, kept up to date by triggers (migration 0012). */
+const CACHES = new Set(['budget_closings'])
 const FORMAT = 'hearth-backup'
 const INSERT_BATCH = 500
 
@@ -225,5 +227,8 @@ async function tablesOf(db: Store['db']): Promise<{ name: string; columns: Colum
     columns.push({ name: row.column_name, type: row.type, sequence: row.sequence })
     tables.set(row.table_name, columns)
   }
-  return [...tables].map(([name, columns]) => ({ name, columns }))
+  // Caches go last: their invalidation triggers fire in replica mode too (`enable always`), so
+  // rows restored into the tables they are computed from would delete cache rows restored before.
+  const ordered = [...tables].sort(([a], [b]) => Number(CACHES.has(a)) - Number(CACHES.has(b)))
+  return ordered.map(([name, columns]) => ({ name, columns }))
 }
