@@ -66,15 +66,24 @@ afterAll(async () => {
   await new Promise((resolve) => pushService.close(resolve))
 })
 
-const server = useTestServer({
-  get notifications() {
-    return {
-      smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-      smtpFrom: 'Hearth <hearth@example.test>',
-      vapid: { publicKey: vapid.publicKey, privateKey: vapid.privateKey, subject: 'mailto:ops@example.test' },
-    }
+// A store of its own: on a shared PostgreSQL database every other test server's outbox worker may
+// claim this server's events and generate their notifications with its own channels (none).
+const server = useTestServer(
+  {
+    get notifications() {
+      return {
+        smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+        smtpFrom: 'Hearth <hearth@example.test>',
+        vapid: {
+          publicKey: vapid.publicKey,
+          privateKey: vapid.privateKey,
+          subject: 'mailto:ops@example.test',
+        },
+      }
+    },
   },
-})
+  { isolated: true },
+)
 
 describe('notification channels', () => {
   it('says email and push are available, with the VAPID key a browser subscribes with', async () => {

@@ -13,6 +13,12 @@ const server = useTestServer({
 const badKey = (prefix: string) => `${prefix}${ulid()}${ulid()}`
 
 describe('rate limits', () => {
+  it('never counts valid requests in flight as failures, however many run at once', async () => {
+    const owner = await server.newOwner()
+    const answers = await Promise.all(Array.from({ length: 15 }, () => owner.api.get('/users/me')))
+    expect(answers.map((a) => a.status)).toEqual(Array(15).fill(200))
+  })
+
   it('limits REST requests per key, with RateLimit headers and a 429 with Retry-After', async () => {
     const owner = await server.newOwner()
     const first = await owner.api.get('/users/me')

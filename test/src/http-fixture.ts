@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { operations, runMutation, SCOPES, type Scope } from '@hearth/engine'
 import { loadConfig, mintApiKey, type RunningServer, type ServerConfig, startServer } from '@hearth/server'
+import pg from 'pg'
 import pino from 'pino'
 import { ulid } from 'ulidx'
 import { sharedStore } from './store-fixture.ts'
+import { TEST_DATABASE_URL } from './variant.ts'
 
 /** A JSON answer from the test client. */
 export interface ApiResponse<T = any> {
@@ -27,9 +32,45 @@ export interface ApiClient {
   delete<T = any>(path: string): Promise<ApiResponse<T>>
 }
 
+/**
+ * A store of its own for one test file: a new database on PostgreSQL, a new folder on PGlite. For
+ * a test whose server must be the only one doing its store's background work (the outbox workers
+ * of every test server on one PostgreSQL database claim each other's events). `drop` removes it.
+ */
+export async function isolatedStore(): Promise<{ config: Partial<ServerConfig>; drop(): Promise<void> }> {
+  if (TEST_DATABASE_URL) {
+    const name = `hearth_iso_${ulid().toLowerCase()}`
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
+    await admin.connect()
+    await admin.query(`create database ${name}`)
+    await admin.end()
+    const url = new URL(TEST_DATABASE_URL)
+    url.pathname = `/${name}`
+    return {
+      config: { databaseUrl: url.toString() },
+      async drop() {
+        const again = new pg.Client({ connectionString: TEST_DATABASE_URL })
+        await again.connect()
+        await again.query(`drop database if exists ${name} with (force)`)
+        await again.end()
+      },
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-iso-'))
+  return {
+    config: { dataDir: dir, durability: false },
+    async drop() {
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
 /** Starts the real server on a random port (unless `config` names one) over this worker's shared store. */
-export async function startTestServer(config: Partial<ServerConfig> = {}): Promise<RunningServer> {
-  const store = await sharedStore()
+export async function startTestServer(
+  config: Partial<ServerConfig> = {},
+  options: { ownStore?: boolean } = {},
+): Promise<RunningServer> {
+  const store = options.ownStore ? undefined : await sharedStore()
   const defaults = loadConfig({})
   return startServer(
     {

@@ -1,7 +1,14 @@
 import type { Role, Scope } from '@hearth/engine'
 import type { RunningServer, ServerConfig } from '@hearth/server'
 import { afterAll, beforeAll } from 'vitest'
-import { issueKey, newMember, newOwner, startTestServer, type TestMember } from './http-fixture.ts'
+import {
+  isolatedStore,
+  issueKey,
+  newMember,
+  newOwner,
+  startTestServer,
+  type TestMember,
+} from './http-fixture.ts'
 
 /**
  * The server of one test file: every field of the running server, read through to whichever
@@ -21,19 +28,28 @@ export interface TestServer extends RunningServer {
 /**
  * Starts a server on this worker's shared store before the file's tests and stops it after them.
  * Call it at the top level of a test file; the handle fills in once `beforeAll` has run.
- * `config` overrides the test defaults (a random port on 127.0.0.1).
+ * `config` overrides the test defaults (a random port on 127.0.0.1). `isolated` gives the server a
+ * store of its own (`isolatedStore`) instead of the worker's shared one.
  */
-export function useTestServer(config: Partial<ServerConfig> = {}): TestServer {
+export function useTestServer(
+  config: Partial<ServerConfig> = {},
+  options: { isolated?: boolean } = {},
+): TestServer {
   let running: RunningServer | undefined
+  let isolated: Awaited<ReturnType<typeof isolatedStore>> | undefined
+  const start = (extra: Partial<ServerConfig> = {}) =>
+    startTestServer({ ...config, ...isolated?.config, ...extra }, { ownStore: Boolean(isolated) })
   const current = (): RunningServer => {
     if (!running) throw new Error('useTestServer: the server starts in beforeAll; use it inside a test.')
     return running
   }
   beforeAll(async () => {
-    running = await startTestServer(config)
+    if (options.isolated) isolated = await isolatedStore()
+    running = await start()
   })
   afterAll(async () => {
     await running?.close()
+    await isolated?.drop()
   })
   const helpers: Omit<TestServer, keyof RunningServer> = {
     newOwner: (scopes) => newOwner(current(), scopes),
@@ -42,7 +58,7 @@ export function useTestServer(config: Partial<ServerConfig> = {}): TestServer {
     async restart() {
       const { port } = current()
       await current().close()
-      running = await startTestServer({ ...config, port })
+      running = await start({ port })
     },
   }
   // Everything else reads through to the server of the moment, which a restart replaces.

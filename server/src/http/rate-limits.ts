@@ -50,26 +50,34 @@ export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimits {
   return limits
 }
 
-/** The counters of failed authentications, shared by REST and the sync socket's hello. */
+/**
+ * The counters of failed authentications, shared by REST and the sync socket's hello: the
+ * library's store counts and expires them; only a key that failed is counted, after it failed,
+ * so any number of valid requests in flight never counts against anyone.
+ */
 export class AuthFailures {
   readonly byAddress = new MemoryStore<AppEnv>()
   readonly byPrefix = new MemoryStore<AppEnv>()
 
-  constructor(readonly limits: RateLimits) {}
+  constructor(readonly limits: RateLimits) {
+    const options = { windowMs: limits.windowMs } as Parameters<MemoryStore<AppEnv>['init']>[0]
+    this.byAddress.init(options)
+    this.byPrefix.init(options)
+  }
 
   /** Whether `address` or the token's prefix has failed too often; the seconds to wait if so. */
   blocked(address: string, token: string | undefined): number | null {
     const now = Date.now()
     for (const [store, key, limit] of this.keys(address, token)) {
       const hits = store.get(key) as { totalHits: number; resetTime?: Date } | undefined
-      if (hits && hits.totalHits >= limit) {
-        return Math.max(1, Math.ceil(((hits.resetTime?.getTime() ?? now) - now) / 1000))
-      }
+      const resetAt = hits?.resetTime?.getTime() ?? 0
+      if (hits && resetAt > now && hits.totalHits >= limit)
+        return Math.max(1, Math.ceil((resetAt - now) / 1000))
     }
     return null
   }
 
-  /** Counts a failed authentication (from the sync socket; REST counts through its middleware). */
+  /** Counts a failed authentication. */
   failed(address: string, token: string | undefined): void {
     for (const [store, key] of this.keys(address, token)) void store.increment(key)
   }
@@ -105,36 +113,21 @@ function limited(c: Context<AppEnv>, detail: string): Response {
  * Refuses, with 429 and `Retry-After`, a client address or a key prefix that failed
  * authentication too often in the window, before its request is authenticated at all: a flood of
  * bad keys costs a map lookup, not a hash and a query. Only answers of 401 to a request that
- * presented a key count.
+ * presented a key count; a request with no key costs nothing and is not counted.
  */
 export function limitFailedAuth(failures: AuthFailures): MiddlewareHandler<AppEnv> {
-  const { limits } = failures
-  const common = {
-    windowMs: limits.windowMs,
-    standardHeaders: 'draft-6' as const,
-    skipSuccessfulRequests: true,
-    // A request without a key costs no hash and no query: only a key that fails counts.
-    requestWasSuccessful: (c: Context<AppEnv>) => c.res.status !== 401 || !bearer(c),
-    handler: (c: Context<AppEnv>) => limited(c, 'Too many failed authentications; wait and try again.'),
-  }
-  const byAddress = rateLimiter<AppEnv>({
-    ...common,
-    limit: limits.authFailuresPerAddress,
-    store: failures.byAddress,
-    keyGenerator: clientAddress,
-  })
-  const byPrefix = rateLimiter<AppEnv>({
-    ...common,
-    limit: limits.authFailuresPerPrefix,
-    store: failures.byPrefix,
-    keyGenerator: (c) => bearer(c)?.slice(0, 8) ?? '',
-    skip: (c) => !bearer(c),
-  })
   return async function limitFailedAuth(c, next) {
-    return byAddress(c, async () => {
-      const refused = await byPrefix(c, next)
-      if (refused) c.res = refused
-    })
+    const address = clientAddress(c)
+    const token = bearer(c)
+    const wait = failures.blocked(address, token)
+    if (wait) {
+      return problem(c, 429, 'RATE_LIMITED', {
+        detail: 'Too many failed authentications; wait and try again.',
+        headers: { 'retry-after': String(wait) },
+      })
+    }
+    await next()
+    if (c.res.status === 401 && token) failures.failed(address, token)
   }
 }
 
