@@ -24,3 +24,8 @@ export function mintInvitationCode(): MintedKey {
   const token = `hinv_${randomBytes(24).toString('base64url')}`
   return { token, hash: hashApiKey(token), prefix: token.slice(0, 9) }
 }
+
+/** The key in an `Authorization: Bearer <key>` header, or undefined when there is none. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1]
+}

@@ -1,6 +1,6 @@
 import { resolveRequestAccess, type Store } from '@hearth/engine'
 import type { MiddlewareHandler } from 'hono'
-import { hashApiKey } from '../auth/api-key-token.ts'
+import { bearerToken, hashApiKey } from '../auth/api-key-token.ts'
 import type { AppEnv } from './env.ts'
 import { problem } from './problem.ts'
 
@@ -22,12 +22,12 @@ export function authenticate(store: Store): MiddlewareHandler<AppEnv> {
     if (PUBLIC.test(c.req.path)) return next()
     const header = c.req.header('authorization') ?? ''
     if (header === '' && KEY_OPTIONAL.test(c.req.path)) return next()
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    const token = bearerToken(header)
     const unauthorized = (detail: string) =>
       problem(c, 401, 'UNAUTHENTICATED', { detail, headers: { 'www-authenticate': 'Bearer realm="hearth"' } })
-    if (!match) return unauthorized('Send an API key as `Authorization: Bearer <key>`.')
+    if (!token) return unauthorized('Send an API key as `Authorization: Bearer <key>`.')
     const householdRef = HOUSEHOLD_PATH.exec(c.req.path)?.[1] ?? null
-    const access = await resolveRequestAccess(store.db, hashApiKey(match[1]!), householdRef, new Date())
+    const access = await resolveRequestAccess(store.db, hashApiKey(token), householdRef, new Date())
     if (!access) return unauthorized('The API key is unknown or has been revoked.')
     const key = access.key
     c.set('caller', key)

@@ -1,6 +1,8 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Context, MiddlewareHandler } from 'hono'
 import { MemoryStore, rateLimiter } from 'hono-rate-limiter'
+import { bearerToken } from '../auth/api-key-token.ts'
+import { positiveIntegersFromEnv } from '../sync/socket-limits.ts'
 import type { AppEnv } from './env.ts'
 import { problem } from './problem.ts'
 
@@ -37,17 +39,7 @@ const VARIABLES: Record<keyof RateLimits, string> = {
 
 /** Reads the limits from the environment; a bad value stops start-up naming the variable. */
 export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimits {
-  const limits = { ...DEFAULT_RATE_LIMITS }
-  for (const key of Object.keys(VARIABLES) as (keyof RateLimits)[]) {
-    const raw = env[VARIABLES[key]]
-    if (raw === undefined || raw === '') continue
-    const value = Number(raw)
-    if (!Number.isInteger(value) || value <= 0) {
-      throw new Error(`${VARIABLES[key]} must be a positive integer, got "${raw}".`)
-    }
-    limits[key] = value
-  }
-  return limits
+  return positiveIntegersFromEnv(DEFAULT_RATE_LIMITS, VARIABLES, env)
 }
 
 /**
@@ -101,7 +93,7 @@ export function clientAddress(c: Context<AppEnv>): string {
 }
 
 function bearer(c: Context<AppEnv>): string | undefined {
-  return /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1]
+  return bearerToken(c.req.header('authorization'))
 }
 
 function limited(c: Context<AppEnv>, detail: string): Response {

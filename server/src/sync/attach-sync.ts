@@ -6,6 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import { sql } from 'kysely'
 import type { Logger } from 'pino'
 import { type WebSocket, WebSocketServer } from 'ws'
+import { bearerToken } from '../auth/api-key-token.ts'
 import type { AppEnv } from '../http/env.ts'
 import { AuthFailures, DEFAULT_RATE_LIMITS } from '../http/rate-limits.ts'
 import {
@@ -155,7 +156,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   function open(ws: WebSocket, request: IncomingMessage, address: string): void {
     alive.set(ws, true)
     ws.on('pong', () => alive.set(ws, true))
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
+    const bearer = bearerToken(request.headers.authorization)
     let keyHeld: string | null = null
     // A socket that never joins is closed, so an idle or hostile one cannot hold a slot.
     const helloTimer = setTimeout(() => {

@@ -163,9 +163,12 @@ export async function sendDeviceLock(
 
 /** Whether two views of a device carry the same rights: its role and its scopes. */
 export function sameRights(a: Device, b: Device): boolean {
-  return (
-    a.role === b.role && a.scopes.length === b.scopes.length && a.scopes.every((s) => b.scopes.includes(s))
-  )
+  return a.role === b.role && sameScopes(a.scopes, b.scopes)
+}
+
+/** Whether two scope lists hold the same scopes, in any order. */
+export function sameScopes(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((s) => b.includes(s))
 }
 
 /**

@@ -37,19 +37,32 @@ const VARIABLES: Record<keyof SyncSocketLimits, string> = {
   maxDevicesPerKey: 'HEARTH_SYNC_MAX_DEVICES_PER_KEY',
 }
 
-/** Reads the limits from the environment; a bad value stops start-up naming the variable. */
-export function syncSocketLimitsFromEnv(env: NodeJS.ProcessEnv): SyncSocketLimits {
-  const limits = { ...DEFAULT_SYNC_SOCKET_LIMITS }
-  for (const key of Object.keys(VARIABLES) as (keyof SyncSocketLimits)[]) {
-    const name = VARIABLES[key]
+/**
+ * `defaults`, each overridden by its variable in `env` when set; a value that is not a positive
+ * integer stops start-up naming the variable.
+ */
+export function positiveIntegersFromEnv<T extends { [K in keyof T]: number }>(
+  defaults: T,
+  variables: Record<keyof T, string>,
+  env: NodeJS.ProcessEnv,
+): T {
+  const values: Record<string, number> = { ...defaults }
+  for (const key of Object.keys(variables) as (keyof T & string)[]) {
+    const name = variables[key]
     const raw = env[name]
     if (raw === undefined || raw === '') continue
     const value = Number(raw)
     if (!Number.isInteger(value) || value <= 0) {
       throw new Error(`${name} must be a positive integer, got "${raw}".`)
     }
-    limits[key] = value
+    values[key] = value
   }
+  return values as T
+}
+
+/** Reads the limits from the environment; a bad value stops start-up naming the variable. */
+export function syncSocketLimitsFromEnv(env: NodeJS.ProcessEnv): SyncSocketLimits {
+  const limits = positiveIntegersFromEnv(DEFAULT_SYNC_SOCKET_LIMITS, VARIABLES, env)
   if (limits.helloFrameBytes > limits.frameBytes) {
     throw new Error('HEARTH_SYNC_HELLO_FRAME_BYTES must not exceed HEARTH_SYNC_FRAME_BYTES.')
   }

@@ -17,7 +17,7 @@ import {
 } from '@hearth/engine/sync'
 import type { Logger } from 'pino'
 import type { AuthFailures } from '../http/rate-limits.ts'
-import { authenticateToken, type Device, joinHousehold } from './devices.ts'
+import { authenticateToken, type Device, joinHousehold, sameScopes } from './devices.ts'
 import type { PresenceIdentity, PresenceMember, PresenceRooms } from './presence-rooms.ts'
 import { pushMutations, rejectionsSince } from './push.ts'
 import { type CurrentRights, type GuardedSession, readRights, type SessionHolder } from './session-rights.ts'
@@ -454,10 +454,6 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     // cursor, so the fan-out passed it by: look once more.
     await this.sendDelta()
   }
-}
-
-function sameScopes(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((s) => b.includes(s))
 }
 
 /** What the read policy judges a device by: its key's scopes, and its member for row rules. */
