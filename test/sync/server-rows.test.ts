@@ -43,6 +43,15 @@ describe("the server's rows on a device", () => {
     const fun = await createCategory(api, group.id, 'Fun')
     const account = expectStatus(await api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
     const date = '2026-11-02'
+    // Funded first: an overspent category would bring a budget-overrun notification, whose row
+    // references a user no device holds, so its delta (made by the notification worker, at a time
+    // of its own) lands the replica way and the role this test checks depends on when it came.
+    for (const [category, assignedCents] of [
+      [food, 20_000],
+      [fun, 10_000],
+    ] as const) {
+      expectStatus(await api.patch(`${H}/budgets/2026-11/categories/${category.id}`, { assignedCents }), 200)
+    }
     expectStatus(
       await api.post(`${H}/transactions`, {
         accountId: account.id,
