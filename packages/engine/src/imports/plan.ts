@@ -7,6 +7,7 @@ import { EngineError } from '../errors.ts'
 import { requireAccount } from '../ledger/accounts/lookups.ts'
 import { addDays, daysBetween } from '../ledger/model.ts'
 import type { AccountRow } from '../ledger/tables.ts'
+import { idList } from '../shared/id-list.ts'
 import { CANDIDATE_WINDOW_DAYS } from '../ledger/transactions/candidates.ts'
 import {
   type BankFile,
@@ -131,7 +132,7 @@ export async function planImport(
       .select(['id', 'imported_id'])
       .where('household_id', '=', householdId)
       .where('account_id', '=', accountId)
-      .where('imported_id', 'in', slice)
+      .where('imported_id', 'in', idList(slice))
       .execute())
       known.set(r.imported_id!, r.id)
   }
