@@ -94,7 +94,9 @@ export async function createPayeesByName(
   const ids = JSON.stringify(values.map((v) => v.id))
   const { rows: taken } = await sql<{ id: string }>`
     select id from payees
-    where household_id = ${householdId} and id in (select jsonb_array_elements_text(${ids}::jsonb))`.execute(tx)
+    where household_id = ${householdId} and id in (select jsonb_array_elements_text(${ids}::jsonb))`.execute(
+    tx,
+  )
   if (taken.length > 0) {
     const takenIds = new Set(taken.map((t) => t.id))
     await assertIdFree(tx, 'payees', householdId, values.find((v) => takenIds.has(v.id))!.id)

@@ -102,7 +102,12 @@ export class PayeeResolver {
       if (this.byName.has(normalized) || wanted.has(normalized) || !this.asked.has(normalized)) continue
       wanted.set(normalized, { name, newId: deriveUlid(rowId, `payee:${normalized}`) })
     }
-    const created = await createPayeesByName(this.tx, this.ctx.householdId, [...wanted.values()], this.ctx.now)
+    const created = await createPayeesByName(
+      this.tx,
+      this.ctx.householdId,
+      [...wanted.values()],
+      this.ctx.now,
+    )
     for (const payee of created) {
       this.ctx.emit('payee.created', { payee })
       this.byName.set(payee.normalizedName, payee.id)
@@ -152,7 +157,9 @@ export async function buildDrafts(
   const decided = hooks ? await preStagePayees(hooks, tx, ctx, items) : new Map<string, string>()
   const payees = new PayeeResolver(tx, ctx, hooks)
   const named = items.flatMap(({ input }) =>
-    input.payeeName !== undefined && !decided.has(input.id) ? [{ name: input.payeeName, rowId: input.id }] : [],
+    input.payeeName !== undefined && !decided.has(input.id)
+      ? [{ name: input.payeeName, rowId: input.id }]
+      : [],
   )
   await payees.preload(named.map((n) => n.name))
   await payees.createMissing(named)

@@ -165,11 +165,7 @@ export async function updateTransactions(
     .updateTable('transactions')
     .set(set)
     .where('household_id', '=', householdId)
-    .where(
-      'id',
-      'in',
-      idList(before.map((r) => r.id)),
-    )
+    .where('id', 'in', idList(before.map((r) => r.id)))
     .returningAll()
     .execute()
   const byId = new Map(rows.map((r) => [r.id, r]))
