@@ -264,6 +264,16 @@ describe('bank file imports over HTTP', () => {
       'UNSUPPORTED_MEDIA_TYPE',
     )
     expect(await listAll(api)).toHaveLength(4)
+
+    // The OpenAPI document offers both bodies on both routes, with the form's fields.
+    const doc = (await apiClient(server.url, null).get('/openapi.json')).body
+    for (const path of ['/households/{householdId}/imports', '/households/{householdId}/imports/preview']) {
+      const content = doc.paths[path].post.requestBody.content
+      expect(Object.keys(content).sort()).toEqual(['application/json', 'multipart/form-data'])
+    }
+    const commitForm = doc.components.schemas.ImportCommitForm
+    expect(commitForm.properties.file).toMatchObject({ type: 'string', format: 'binary' })
+    expect(Object.keys(commitForm.properties)).toContain('acceptBankAccount')
   })
 
   it('records the bank account a file names, and refuses a file of another account unless accepted', async () => {
