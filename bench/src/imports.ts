@@ -226,7 +226,7 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
       db,
     )
     console.log(
-      `[${name}] run ${r}${r === 0 ? ' (warm-up, not counted: its commit makes the file's payees, about 8,800)' : ''}: preview ${previewMs.toFixed(0)} ms, commit ${commitMs.toFixed(0)} ms, bulk create ${bulkMs.toFixed(0)} ms`,
+      `[${name}] run ${r}${r === 0 ? " (warm-up, not counted: its commit makes the file's payees, about 8,800)" : ''}: preview ${previewMs.toFixed(0)} ms, commit ${commitMs.toFixed(0)} ms, bulk create ${bulkMs.toFixed(0)} ms`,
     )
     // The first round warms caches and plans; it is not counted.
     if (r === 0) continue
