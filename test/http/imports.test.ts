@@ -7,6 +7,22 @@ import { createTransaction, expectBalancesExact, listAll } from './ledger-fixtur
 const server = useTestServer()
 const file = (name: string) => readFileSync(new URL(`../fixtures/bank-files/${name}`, import.meta.url))
 
+/** A raw POST, as a browser's or curl's multipart upload (or any other body) is sent. */
+async function send(
+  token: string,
+  path: string,
+  body: FormData | string,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    body,
+  })
+  const text = await res.text()
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : text }
+}
+
 async function setup(currency = 'USD') {
   const owner = await server.newOwner()
   const account = expectStatus(
@@ -140,5 +156,195 @@ describe('bank file imports over HTTP', () => {
     const done = expectStatus(await api.post(`${H}/imports`, { ...csv, skipRefused: true }), 201)
     expect(done.batch).toMatchObject({ createdCount: 3, refusedCount: 1 })
     expect((await listAll(api)).map((t: any) => t.amountCents).sort()).toEqual(['-1250', '-4590', '210000'])
+  })
+  it('takes the file as a multipart upload: format from the file name, fields as text, clear refusals', async () => {
+    const { api, account } = await setup()
+    const upload = (path: string, fields: Record<string, string | Blob>, fileName = 'statement.ofx') => {
+      const form = new FormData()
+      for (const [k, v] of Object.entries(fields)) {
+        if (v instanceof Blob) form.append(k, v, fileName)
+        else form.append(k, v)
+      }
+      return send(api.token, `${H}${path}`, form)
+    }
+    const ofx = new Blob([file('checking-1.02.ofx')])
+    const plan = expectStatus(await upload('/imports/preview', { accountId: account, file: ofx }), 200)
+    expect(plan).toMatchObject({ format: 'ofx', counts: { new: 4 }, bankAccount: { status: 'new' } })
+    expect(await listAll(api)).toEqual([])
+
+    const key = { 'idempotency-key': 'multipart-1' }
+    const form = () => {
+      const f = new FormData()
+      f.append('accountId', account)
+      f.append('planDigest', plan.digest)
+      f.append('acceptBankAccount', 'false')
+      f.append('file', ofx, 'statement.ofx')
+      return f
+    }
+    const first = await send(api.token, `${H}/imports`, form(), key)
+    const committed = expectStatus(first, 201)
+    expect(committed.batch).toMatchObject({ createdCount: 4, format: 'ofx' })
+    // A retry draws a new boundary; the same fields and file are the same request.
+    const retry = await send(api.token, `${H}/imports`, form(), key)
+    expect(retry.status).toBe(201)
+    expect(retry.headers.get('idempotent-replayed')).toBe('true')
+    expect(retry.body).toEqual(committed)
+    expect(await listAll(api)).toHaveLength(4)
+
+    // CSV with its mapping as JSON text and a Windows-1252 encoding.
+    const csv = expectStatus(
+      await upload(
+        '/imports/preview',
+        {
+          accountId: account,
+          encoding: 'windows-1252',
+          mapping: JSON.stringify({ decimal: ',' }),
+          file: new Blob([file('giro-windows-1252.csv')]),
+        },
+        'umsaetze.CSV',
+      ),
+      200,
+    )
+    expect(csv).toMatchObject({ format: 'csv', counts: { refused: 1 } })
+    expect(csv.rows.some((r: any) => /ü|ö|ä|ß/.test(r.payee ?? ''))).toBe(true)
+
+    expectProblem(
+      await upload('/imports/preview', { accountId: account, file: ofx }, 'statement.pdf'),
+      400,
+      'VALIDATION_FAILED',
+    )
+    expectProblem(
+      await upload('/imports/preview', { accountId: account, file: 'not a file part' }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    expectProblem(
+      await upload('/imports/preview', { accountId: account, mapping: '{oops', format: 'csv', file: ofx }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    expectProblem(
+      await upload('/imports', { accountId: account, skipRefused: 'yes', file: ofx }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    expectProblem(
+      await upload('/imports/preview', { accountId: account, file: new Blob(['PK\u0003\u0004\u0000zip']) }),
+      400,
+      'IMPORT_FILE_BINARY',
+    )
+    expectProblem(
+      await upload('/imports/preview', {
+        accountId: account,
+        file: new Blob([new Uint8Array(10 * 1024 * 1024 + 1).fill(65)]),
+      }),
+      400,
+      'IMPORT_FILE_TOO_LARGE',
+    )
+    expectProblem(
+      await upload('/imports/preview', {
+        accountId: account,
+        file: new Blob([new Uint8Array(14 * 1024 * 1024).fill(65)]),
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    )
+    expectProblem(
+      await send(api.token, `${H}/imports/preview`, '--x\r\nbroken', {
+        'content-type': 'multipart/form-data; boundary=nothere',
+      }),
+      400,
+      'MALFORMED_MULTIPART',
+    )
+    expectProblem(
+      await send(api.token, `${H}/imports/preview`, 'accountId=x', {
+        'content-type': 'application/x-www-form-urlencoded',
+      }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    )
+    expect(await listAll(api)).toHaveLength(4)
+
+    // The OpenAPI document offers both bodies on both routes, with the form's fields.
+    const doc = (await apiClient(server.url, null).get('/openapi.json')).body
+    for (const path of ['/households/{householdId}/imports', '/households/{householdId}/imports/preview']) {
+      const content = doc.paths[path].post.requestBody.content
+      expect(Object.keys(content).sort()).toEqual(['application/json', 'multipart/form-data'])
+    }
+    const commitForm = doc.components.schemas.ImportCommitForm
+    expect(commitForm.properties.file).toMatchObject({ type: 'string', format: 'binary' })
+    expect(Object.keys(commitForm.properties)).toContain('acceptBankAccount')
+  })
+
+  it('records the bank account a file names, and refuses a file of another account unless accepted', async () => {
+    const { api, account } = await setup()
+    const savings = expectStatus(
+      await api.post(`${H}/accounts`, { name: 'Savings', type: 'cash', currency: 'USD' }),
+      201,
+    )
+    const checking = file('checking-1.02.ofx').toString('utf8')
+    const body = { accountId: account, format: 'ofx', content: checking }
+    const first = expectStatus(await api.post(`${H}/imports/preview`, body), 200)
+    expect(first.bankAccount).toEqual({
+      status: 'new',
+      file: '121000248/000123456789',
+      account: null,
+      otherAccountId: null,
+      message: expect.stringContaining('records it'),
+    })
+    const done = expectStatus(await api.post(`${H}/imports`, body), 201)
+    expect(done.bankAccount.status).toBe('new')
+    expect(expectStatus(await api.get(`${H}/accounts/${account}`), 200).bankAccount).toBe(
+      '121000248/000123456789',
+    )
+    expect(expectStatus(await api.post(`${H}/imports/preview`, body), 200).bankAccount.status).toBe('matches')
+
+    // The same file into the savings account: another account holds its bank account.
+    const wrong = { ...body, accountId: savings.id }
+    const plan = expectStatus(await api.post(`${H}/imports/preview`, wrong), 200)
+    expect(plan.bankAccount).toMatchObject({ status: 'otherAccount', otherAccountId: account })
+    const refused = expectProblem(await api.post(`${H}/imports`, wrong), 409, 'IMPORT_ACCOUNT_MISMATCH')
+    expect(refused).toMatchObject({ fileBankAccount: '121000248/000123456789', otherAccountId: account })
+    expect((await listAll(api)).filter((t: any) => t.accountId === savings.id)).toEqual([])
+
+    // A file of an account no account holds, into an account that records another one.
+    const other = checking.replace('<ACCTID>000123456789', '<ACCTID>999888777')
+    const unknown = { ...body, content: other.replaceAll('<FITID>2025', '<FITID>X2025') }
+    expect(expectStatus(await api.post(`${H}/imports/preview`, unknown), 200).bankAccount).toMatchObject({
+      status: 'unknown',
+      file: '121000248/999888777',
+      account: '121000248/000123456789',
+    })
+    expectProblem(await api.post(`${H}/imports`, unknown), 409, 'IMPORT_ACCOUNT_MISMATCH')
+    // Accepted (a reissued card, say): imported, and the account records the new number.
+    const accepted = expectStatus(
+      await api.post(`${H}/imports`, { ...unknown, acceptBankAccount: true }),
+      201,
+    )
+    expect(accepted.batch.createdCount).toBe(4)
+    expect(expectStatus(await api.get(`${H}/accounts/${account}`), 200).bankAccount).toBe(
+      '121000248/999888777',
+    )
+
+    // The user sets or clears it; a number typed without its bank matches the file's.
+    const patched = expectStatus(
+      await api.patch(`${H}/accounts/${savings.id}`, { bankAccount: ' de89 3704 0044 0532 0130 00 ' }),
+      200,
+    )
+    expect(patched.bankAccount).toBe('DE89370400440532013000')
+    expectStatus(await api.patch(`${H}/accounts/${account}`, { bankAccount: '000123456789' }), 200)
+    expect(expectStatus(await api.post(`${H}/imports/preview`, body), 200).bankAccount.status).toBe('matches')
+    expectProblem(
+      await api.patch(`${H}/accounts/${account}`, { bankAccount: '   ' }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    expect(
+      expectStatus(await api.patch(`${H}/accounts/${account}`, { bankAccount: null }), 200).bankAccount,
+    ).toBeNull()
+    // CSV states no account: nothing to check.
+    const csv = { accountId: account, format: 'csv', content: 'Date,Amount,Payee\n2025-01-02,-1.00,X\n' }
+    expect(expectStatus(await api.post(`${H}/imports/preview`, csv), 200).bankAccount.status).toBe('none')
+    await expectBalancesExact(api, account)
   })
 })

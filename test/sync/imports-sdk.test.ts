@@ -91,4 +91,41 @@ describe('bank file imports on a device', () => {
       code: 'IMPORT_FILE_TRUNCATED',
     })
   })
+  it("records the file's bank account on the device, the server gets it, and a file of another account is refused there", async () => {
+    const owner = await server.newOwner()
+    const { api, householdId } = owner
+    const giro = (await api.post(`${H}/accounts`, { name: 'Giro', type: 'cash', currency: 'EUR' })).body.id
+    const other = (await api.post(`${H}/accounts`, { name: 'Other', type: 'cash', currency: 'EUR' })).body.id
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    await device.sync.disconnect()
+    const camt = {
+      accountId: giro,
+      format: 'camt053' as const,
+      content: file('statement.camt053.xml').toString('utf8'),
+    }
+    expect((await device.query.imports.preview(camt)).bankAccount).toMatchObject({
+      status: 'new',
+      file: 'DE89370400440532013000',
+    })
+    const result = await device.mutate.imports.commit({ ...camt, id: ulid() })
+    expect(result.bankAccount.status).toBe('new')
+    expect((await device.query.accounts.get({ id: giro })).bankAccount).toBe('DE89370400440532013000')
+    const wrong = { ...camt, accountId: other }
+    expect((await device.query.imports.preview(wrong)).bankAccount).toMatchObject({
+      status: 'otherAccount',
+      otherAccountId: giro,
+    })
+    await expect(device.mutate.imports.commit({ ...wrong, id: ulid() })).rejects.toMatchObject({
+      status: 409,
+      code: 'IMPORT_ACCOUNT_MISMATCH',
+    })
+    device.sync.connect()
+    await device.sync.whenSynced()
+    await expectConverged(server, householdId, [device])
+    expect((await api.get(`${H}/accounts/${giro}`)).body.bankAccount).toBe('DE89370400440532013000')
+    expect((await api.post(`${H}/imports/preview`, wrong)).body.bankAccount).toEqual(
+      (await device.query.imports.preview(wrong)).bankAccount,
+    )
+  }, 120_000)
 })

@@ -32,6 +32,28 @@ export const ImportPlanRowSchema = z
   })
   .meta({ id: 'ImportPlanRow' })
 
+export const ImportBankAccountSchema = z
+  .object({
+    status: z
+      .enum(['none', 'matches', 'new', 'unknown', 'otherAccount'])
+      .describe(
+        "none: the file states no bank account (CSV); matches: the account's recorded one; new: the account records none and no other account holds it (the commit records it); unknown: the account records another one and no account holds the file's; otherAccount: another account records it. A commit of unknown or otherAccount is refused with 409 IMPORT_ACCOUNT_MISMATCH unless acceptBankAccount.",
+      ),
+    file: z
+      .string()
+      .nullable()
+      .describe(
+        'As the file states it: OFX/QFX `BANKID/ACCTID` (a card: ACCTID), camt.053 IBAN; upper case.',
+      ),
+    account: z.string().nullable().describe("The chosen account's recorded bank account."),
+    otherAccountId: z
+      .string()
+      .nullable()
+      .describe('The account that records the file’s bank account, if another.'),
+    message: z.string(),
+  })
+  .meta({ id: 'ImportBankAccount', description: "The file's bank account beside the chosen account's." })
+
 export const ImportPlanSchema = z
   .object({
     accountId: z.string(),
@@ -43,6 +65,7 @@ export const ImportPlanSchema = z
       'The balance the file states (OFX LEDGERBAL, camt.053 CLBD).',
     ),
     fileLedgerBalanceDate: z.string().nullable(),
+    bankAccount: ImportBankAccountSchema,
     digest: z
       .string()
       .describe('Give it to the commit as planDigest: a plan that moved on since is refused (409).'),
@@ -79,6 +102,9 @@ export const ImportResultSchema = z
     fileLedgerBalanceCents: Cents.nullable().describe('The balance the file states.'),
     accountBalanceCents: Cents.describe(
       "The account's balance after the import, to compare with the file's.",
+    ),
+    bankAccount: ImportBankAccountSchema.describe(
+      "The file's bank account as the commit found it (new and an accepted unknown were recorded on the account).",
     ),
   })
   .meta({ id: 'ImportResult' })

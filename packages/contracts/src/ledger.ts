@@ -23,6 +23,12 @@ export const AccountSchema = z
       .describe(
         "A credit card's payment due day of the month (the month's last day when shorter); upcoming lists it.",
       ),
+    bankAccount: z
+      .string()
+      .nullable()
+      .describe(
+        "The bank's identity of the account as its files state it (OFX/QFX `BANKID/ACCTID`, the ACCTID alone for a card; camt.053 IBAN), upper case without spaces. Recorded by the first import that states one, or set; imports check files against it.",
+      ),
     onBudget: z.boolean().describe('Cash and credit accounts are on budget; loan and tracking are not.'),
     balanceCents: Cents,
     clearedBalanceCents: Cents,

@@ -119,7 +119,10 @@ export function openApiEntry({ operation, spec }: OperationRoute, ifMatch = fals
         (spec.input !== undefined || Object.keys(rest).length > 0) && {
           body: {
             required: !spec.optionalBody,
-            content: { 'application/json': { schema: input } },
+            content: {
+              'application/json': { schema: input },
+              ...(spec.form && { 'multipart/form-data': { schema: spec.form.schema } }),
+            },
           },
         }),
     },
@@ -149,7 +152,12 @@ function errorResponses(
   hasPathIds: boolean,
 ) {
   const codes: Record<number, string[]> = {
-    400: ['VALIDATION_FAILED', ...(write ? ['MALFORMED_JSON'] : []), ...(spec.errors?.[400] ?? [])],
+    400: [
+      'VALIDATION_FAILED',
+      ...(write ? ['MALFORMED_JSON'] : []),
+      ...(spec.form ? ['MALFORMED_MULTIPART'] : []),
+      ...(spec.errors?.[400] ?? []),
+    ],
     401: ['UNAUTHENTICATED'],
     403: [
       ...(operation.scope ? ['INSUFFICIENT_SCOPE'] : []),

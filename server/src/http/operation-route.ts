@@ -58,6 +58,11 @@ export interface OperationRouteSpec {
   input?: import('zod').ZodType
   /** A write whose body may be left out entirely (it then counts as `{}`). */
   optionalBody?: boolean
+  /**
+   * A write that also takes `multipart/form-data` (a file upload): turns the form into the body
+   * a JSON caller would send, refusing what it cannot (EngineError). Documented beside JSON.
+   */
+  form?: FormBody
   /** The error codes this operation answers with, by status, for its OpenAPI entry. */
   errors?: Partial<Record<400 | 403 | 404 | 409 | 422 | 429, readonly string[]>>
   /**
@@ -72,6 +77,12 @@ export interface OperationRouteSpec {
    * its path names none, and it runs in the new household with the caller as its owner.
    */
   createsHousehold?: boolean
+}
+
+/** How a route reads a `multipart/form-data` body, and what the form holds for its OpenAPI entry. */
+export interface FormBody {
+  read(form: FormData): Record<string, unknown> | Promise<Record<string, unknown>>
+  schema: import('zod').ZodType
 }
 
 /** A route's arguments, and how to shape the success body from the result. */
@@ -151,10 +162,18 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
     if (spec.createsHousehold) {
       if (operation.scope && !actor.scopes.includes(operation.scope)) throw insufficientScope(operation.scope)
     } else authorize(operation, actor)
-    const rawBody = hasBody(spec) ? await c.req.text() : ''
+    const type = c.req.header('content-type') ?? ''
+    const multipart = spec.form !== undefined && /^multipart\/form-data\b/i.test(type)
+    // A form is read first and fingerprinted as the body it stands for: a retry's new boundary
+    // (curl draws one per request) is the same request.
+    const form = multipart
+      ? await spec.form!.read(await formOf(Buffer.from(await c.req.arrayBuffer()), type))
+      : null
+    const rawBody = form ? JSON.stringify(form) : hasBody(spec) ? await c.req.text() : ''
     const claim = idempotencyClaim(c, rawBody)
     if (claim instanceof Response) return claim
-    const input: RouteInput = { params, query: queryOf(c, operation), body: parseBody(c, spec, rawBody) }
+    const body = form ?? parseBody(c, spec, rawBody)
+    const input: RouteInput = { params, query: queryOf(c, operation), body }
     const prepared = (await spec.prepare?.(input)) ?? { args: mergeInput(spec, pathParams, input) }
     const present = prepared.present ?? spec.present ?? ((r: unknown) => r)
     const ctx = spec.createsHousehold
@@ -297,6 +316,19 @@ function isArraySchema(schema: unknown): boolean {
   return false
 }
 
+/** A multipart body's form; a body that is not one answers 400 `MALFORMED_MULTIPART`. */
+async function formOf(bytes: Buffer, type: string): Promise<FormData> {
+  try {
+    return await new Response(new Uint8Array(bytes), { headers: { 'content-type': type } }).formData()
+  } catch {
+    throw new EngineError(
+      400,
+      'MALFORMED_MULTIPART',
+      'The request body is not valid multipart/form-data (check the boundary in Content-Type).',
+    )
+  }
+}
+
 /** Parses a write's body: JSON only, an object, required unless the route says otherwise. */
 function parseBody(c: Context<AppEnv>, spec: OperationRouteSpec, raw: string): unknown {
   if (!hasBody(spec)) return {}
@@ -308,7 +340,13 @@ function parseBody(c: Context<AppEnv>, spec: OperationRouteSpec, raw: string): u
   }
   const type = c.req.header('content-type') ?? ''
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new EngineError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.')
+    throw new EngineError(
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+      spec.form
+        ? 'Send the body as application/json or multipart/form-data.'
+        : 'Send the body as application/json.',
+    )
   }
   let body: unknown
   try {

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
 import type { MutationContext } from '../mutator/context.ts'
+import { idList } from '../shared/id-list.ts'
 import { loadBudget } from './flows.ts'
 import { budgetMonth } from './model.ts'
 import { monthOf } from './month.ts'
@@ -36,31 +37,47 @@ export async function checkOverruns(
   // One read up to the last month serves every month before it.
   const loaded = await loadBudget(tx, ctx.householdId, months.at(-1)!, ids)
   const spending = new Set(loaded.flows.categories.filter((c) => c.kind === 'spending').map((c) => c.id))
+  // Written in one statement each, however many cells an import touched.
+  const overrun: { id: string; month: string; categoryId: string; available: bigint }[] = []
+  const recovered: string[] = []
   for (const month of months) {
     const budget = budgetMonth(loaded.flows, month)
     for (const categoryId of [...(wanted.get(month) ?? [])].sort()) {
       if (!spending.has(categoryId)) continue
       const available = budget.categories.get(categoryId)?.available ?? 0n
       const id = `${month}:${categoryId}`
-      if (available < 0n && !known.has(id)) {
-        await tx
-          .insertInto('budget_overruns')
-          .values({ household_id: ctx.householdId, id, month, category_id: categoryId, created_at: ctx.now })
-          .execute()
-        ctx.emit('budget.overrun', {
-          householdId: ctx.householdId,
-          month,
-          categoryId,
-          availableCents: String(available),
-        })
-      } else if (available >= 0n && known.has(id)) {
-        await tx
-          .deleteFrom('budget_overruns')
-          .where('household_id', '=', ctx.householdId)
-          .where('id', '=', id)
-          .execute()
-      }
+      if (available < 0n && !known.has(id)) overrun.push({ id, month, categoryId, available })
+      else if (available >= 0n && known.has(id)) recovered.push(id)
     }
+  }
+  if (overrun.length > 0) {
+    await tx
+      .insertInto('budget_overruns')
+      .values(
+        overrun.map((o) => ({
+          household_id: ctx.householdId,
+          id: o.id,
+          month: o.month,
+          category_id: o.categoryId,
+          created_at: ctx.now,
+        })),
+      )
+      .execute()
+    for (const o of overrun) {
+      ctx.emit('budget.overrun', {
+        householdId: ctx.householdId,
+        month: o.month,
+        categoryId: o.categoryId,
+        availableCents: String(o.available),
+      })
+    }
+  }
+  if (recovered.length > 0) {
+    await tx
+      .deleteFrom('budget_overruns')
+      .where('household_id', '=', ctx.householdId)
+      .where('id', 'in', recovered)
+      .execute()
   }
 }
 
@@ -82,11 +99,7 @@ export const budgetOverrunStep: TransactionPipelineStep = {
       .selectFrom('transaction_splits')
       .select(['transaction_id', 'category_id'])
       .where('household_id', '=', ctx.householdId)
-      .where(
-        'transaction_id',
-        'in',
-        rows.map((r) => r.id),
-      )
+      .where('transaction_id', 'in', idList(rows.map((r) => r.id)))
       .execute()
     const dateOf = new Map(rows.map((r) => [r.id, r.date]))
     for (const s of splits) addCell(cells, monthOf(dateOf.get(s.transaction_id)!), s.category_id)

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely'
+import { sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import { EngineError } from '../errors.ts'
 import { NameSchema } from '../shared/schema.ts'
@@ -66,4 +66,46 @@ export async function findOrCreatePayeeByName(
     .returningAll()
     .executeTakeFirstOrThrow()
   return { payee: toPayee(row), created: true }
+}
+
+/**
+ * Creates many payees named by transactions in one statement, as `findOrCreatePayeeByName`
+ * creates one: each name is checked (a blank or over-long one answers 400) and each new id must
+ * be unused in the household (409 `ID_ALREADY_EXISTS`, naming the first taken in order). The
+ * caller passes names no live payee bears, one per normalized form; the caller emits
+ * `payee.created` for each payee returned, in the order given.
+ */
+export async function createPayeesByName(
+  tx: Db,
+  householdId: string,
+  wanted: readonly { name: string; newId: string }[],
+  now: Date,
+): Promise<Payee[]> {
+  if (wanted.length === 0) return []
+  const values = wanted.map(({ name, newId }) => {
+    const parsed = NameSchema.safeParse(name)
+    if (!parsed.success) {
+      throw new EngineError(400, 'VALIDATION_FAILED', 'The request has invalid fields.', {
+        errors: [{ path: 'payeeName', message: parsed.error.issues[0]?.message ?? 'Invalid payee name.' }],
+      })
+    }
+    return { id: newId, name: parsed.data, normalized_name: normalizePayeeName(parsed.data) }
+  })
+  const ids = JSON.stringify(values.map((v) => v.id))
+  const { rows: taken } = await sql<{ id: string }>`
+    select id from payees
+    where household_id = ${householdId} and id in (select jsonb_array_elements_text(${ids}::jsonb))`.execute(
+    tx,
+  )
+  if (taken.length > 0) {
+    const takenIds = new Set(taken.map((t) => t.id))
+    await assertIdFree(tx, 'payees', householdId, values.find((v) => takenIds.has(v.id))!.id)
+  }
+  const { rows } = await sql<PayeeRow>`
+    insert into payees (household_id, id, name, normalized_name, category_id, created_at, updated_at)
+    select ${householdId}, p.id, p.name, p.normalized_name, null, ${now}::timestamptz, ${now}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as p(id text, name text, normalized_name text)
+    returning *`.execute(tx)
+  const byId = new Map(rows.map((r) => [r.id, r]))
+  return values.map((v) => toPayee(byId.get(v.id)!))
 }

@@ -2,6 +2,7 @@ import type { Transaction as Tx } from 'kysely'
 import { deriveUlid } from '../catalog/model.ts'
 import type { Database } from '../database.ts'
 import { conflict, EngineError } from '../errors.ts'
+import { toAccount } from '../ledger/accounts/model.ts'
 import { defineBulkCreateTransactions } from '../ledger/transactions/mutators/bulk-create.ts'
 import type { LedgerHooks } from '../ledger/transactions/pipeline.ts'
 import type { TransactionInput } from '../ledger/transactions/schema.ts'
@@ -22,6 +23,7 @@ export interface ImportResult {
   /** The balance the file states, beside the account's balance after the import. */
   fileLedgerBalanceCents: string | null
   accountBalanceCents: string
+  bankAccount: ImportPlan['bankAccount']
 }
 
 /** The account's saved CSV mapping, or undefined. */
@@ -108,6 +110,15 @@ export function defineCommitImport(hooks: LedgerHooks) {
           { planDigest: plan.digest },
         )
       }
+      const check = plan.bankAccount
+      if ((check.status === 'unknown' || check.status === 'otherAccount') && !args.acceptBankAccount) {
+        throw conflict('IMPORT_ACCOUNT_MISMATCH', check.message, {
+          path: 'accountId',
+          fileBankAccount: check.file,
+          accountBankAccount: check.account,
+          otherAccountId: check.otherAccountId,
+        })
+      }
       const refused = plan.rows.filter((r) => r.outcome === 'refused')
       if (refused.length > 0 && !args.skipRefused) {
         throw new EngineError(
@@ -154,6 +165,17 @@ export function defineCommitImport(hooks: LedgerHooks) {
         })
         .returningAll()
         .executeTakeFirstOrThrow()
+      // The file names the account's bank account from now on: first import, or a change accepted.
+      if (check.status === 'new' || check.status === 'unknown') {
+        const updated = await tx
+          .updateTable('accounts')
+          .set({ bank_account: check.file, updated_at: ctx.now })
+          .where('household_id', '=', ctx.householdId)
+          .where('id', '=', args.accountId)
+          .returningAll()
+          .executeTakeFirstOrThrow()
+        ctx.emit('account.updated', { account: toAccount(updated) })
+      }
       if (args.saveMapping && mapping)
         await keepMapping(tx, ctx.householdId, args.accountId, mapping, ctx.now)
       const account = await tx
@@ -167,6 +189,7 @@ export function defineCommitImport(hooks: LedgerHooks) {
         counts: plan.counts,
         fileLedgerBalanceCents: plan.fileLedgerBalanceCents,
         accountBalanceCents: String(account.balance_cents),
+        bankAccount: check,
       }
     },
   })

@@ -8,6 +8,7 @@ import { requireAccount } from '../ledger/accounts/lookups.ts'
 import { addDays, daysBetween } from '../ledger/model.ts'
 import type { AccountRow } from '../ledger/tables.ts'
 import { CANDIDATE_WINDOW_DAYS } from '../ledger/transactions/candidates.ts'
+import { idList } from '../shared/id-list.ts'
 import {
   type BankFile,
   readStatement,
@@ -40,6 +41,84 @@ export interface PlannedRow {
   reason?: string
 }
 
+/**
+ * How the file's bank account compares with the account chosen: `none` (the file states none,
+ * as CSV), `matches` (the account's recorded one), `new` (the account has none recorded and no
+ * other account holds it: a commit records it), `unknown` (the account has another one recorded
+ * and no account holds the file's) or `otherAccount` (another account of the household holds
+ * it). A commit of an `unknown` or `otherAccount` file is refused unless the caller accepts it.
+ */
+export type BankAccountStatus = 'none' | 'matches' | 'new' | 'unknown' | 'otherAccount'
+
+/** The file's bank account beside the account's, with what a commit would do about it. */
+export interface BankAccountCheck {
+  status: BankAccountStatus
+  /** As the file states it: OFX/QFX `BANKID/ACCTID` (a card's ACCTID), camt.053 IBAN; null for CSV. */
+  file: string | null
+  /** As the chosen account has it recorded, or null. */
+  account: string | null
+  /** The account that holds the file's bank account, when it is another one. */
+  otherAccountId: string | null
+  message: string
+}
+
+/**
+ * Whether two bank-account identities name the same account: equal, or, when either lacks the
+ * bank part (`BANKID/`), equal account parts (a card, or a number typed without its bank).
+ */
+export function sameBankAccount(a: string, b: string): boolean {
+  if (a === b) return true
+  if (a.includes('/') && b.includes('/')) return false
+  return a.slice(a.lastIndexOf('/') + 1) === b.slice(b.lastIndexOf('/') + 1)
+}
+
+/** Compares the file's bank account with the chosen account and the household's other accounts. */
+async function checkBankAccount(
+  db: Db,
+  householdId: string,
+  account: AccountRow,
+  file: string | null,
+): Promise<BankAccountCheck> {
+  const recorded = account.bank_account ?? null
+  const base = { file, account: recorded, otherAccountId: null }
+  if (file === null)
+    return { ...base, status: 'none', message: 'The file states no bank account; nothing to check.' }
+  if (recorded !== null && sameBankAccount(recorded, file))
+    return {
+      ...base,
+      status: 'matches',
+      message: `The file is of bank account ${file}, as the account records.`,
+    }
+  const others = await db
+    .selectFrom('accounts')
+    .select(['id', 'name', 'bank_account'])
+    .where('household_id', '=', householdId)
+    .where('id', '!=', account.id)
+    .where('bank_account', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute()
+  const other = others.find((o) => sameBankAccount(o.bank_account!, file))
+  if (other)
+    return {
+      ...base,
+      status: 'otherAccount',
+      otherAccountId: other.id,
+      message: `The file is of bank account ${file}, which account ${other.id} (${other.name}) records, not account ${account.id}. Import it there, or commit with acceptBankAccount.`,
+    }
+  if (recorded === null)
+    return {
+      ...base,
+      status: 'new',
+      message: `The file is of bank account ${file}; the commit records it on account ${account.id}.`,
+    }
+  return {
+    ...base,
+    status: 'unknown',
+    message: `The file is of bank account ${file}, which no account records; account ${account.id} records ${recorded}. Choose the right account, or commit with acceptBankAccount (a reissued card, say), which records ${file} on it.`,
+  }
+}
+
 /** The whole plan: rows, counts, the file's balance, and a digest a commit can hold it to. */
 export interface ImportPlan {
   accountId: string
@@ -50,6 +129,8 @@ export interface ImportPlan {
   /** The balance the file states (OFX LEDGERBAL, camt.053 CLBD), in cents, or null. */
   fileLedgerBalanceCents: string | null
   fileLedgerBalanceDate: string | null
+  /** The file's bank account beside the account's: a file of another account is reported here. */
+  bankAccount: BankAccountCheck
   /** Changes when any row's outcome would: a commit given it refuses a plan that moved on. */
   digest: string
 }
@@ -114,6 +195,7 @@ export async function planImport(
       },
     )
   }
+  const bankAccount = await checkBankAccount(db, householdId, account, statement.bankAccountId)
   const occurrences = new Map<string, number>()
   const ids = statement.rows.map((row) => {
     if (row.externalId) return row.externalId.slice(0, 200)
@@ -131,7 +213,7 @@ export async function planImport(
       .select(['id', 'imported_id'])
       .where('household_id', '=', householdId)
       .where('account_id', '=', accountId)
-      .where('imported_id', 'in', slice)
+      .where('imported_id', 'in', idList(slice))
       .execute())
       known.set(r.imported_id!, r.id)
   }
@@ -218,6 +300,7 @@ export async function planImport(
       counts,
       fileLedgerBalanceCents: statement.ledgerBalance ? String(statement.ledgerBalance.amountCents) : null,
       fileLedgerBalanceDate: statement.ledgerBalance?.date ?? null,
+      bankAccount,
       digest,
     },
   }

@@ -60,6 +60,11 @@ export const CommitImportArgsSchema = z
     planDigest: z.string().max(64).optional(),
     /** Import the readable rows of a file some of whose rows were refused (default: refuse the file). */
     skipRefused: z.boolean().optional(),
+    /**
+     * Import a file whose bank account is not the account's (preview's bankAccount.status
+     * `unknown` or `otherAccount`); an `unknown` one is then recorded on the account.
+     */
+    acceptBankAccount: z.boolean().optional(),
     /** Keep this CSV mapping for the account's next files. */
     saveMapping: z.boolean().optional(),
   })

@@ -74,6 +74,7 @@ export const undoImport = defineMutator({
       const row = byId.get(id)
       return row && !row.deleted_at ? [row] : []
     })
+    const ownIds = new Set(own.map((o) => o.id))
     const deleted = await updateTransactions(tx, h, [...own, ...bankRows], {
       deleted_at: ctx.now,
       imported_id: null,
@@ -82,7 +83,7 @@ export const undoImport = defineMutator({
     for (const transaction of await hydrate(
       tx,
       h,
-      deleted.filter((r) => own.some((o) => o.id === r.id)),
+      deleted.filter((r) => ownIds.has(r.id)),
     ))
       ctx.emit('transaction.deleted', { transaction })
     const undone = await tx

@@ -29,6 +29,8 @@ export interface AccountsTable {
   bank_fed: Defaulted<boolean>
   /** A credit card's payment due day of the month (1-31, the month's last day when shorter). */
   payment_due_day: ColumnType<number | null, number | null | undefined, number | null>
+  /** The bank's identity of the account as its files state it (OFX `BANKID/ACCTID`, camt.053 IBAN). */
+  bank_account: ColumnType<string | null, string | null | undefined, string | null>
   balance_cents: Defaulted<number>
   cleared_balance_cents: Defaulted<number>
   closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>

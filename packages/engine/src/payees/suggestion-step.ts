@@ -2,6 +2,7 @@ import type { Transaction as Tx } from 'kysely'
 import { deriveUlid } from '../catalog/model.ts'
 import type { Database } from '../database.ts'
 import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
+import { idList } from '../shared/id-list.ts'
 import { CategoryModel, type LabelledSubject } from './category-model.ts'
 
 /** The model learns from the household's most recent categorized rows, at most this many. */
@@ -80,7 +81,7 @@ export async function trainingRows(tx: Tx<Database>, householdId: string): Promi
       .selectFrom('payees')
       .select(['id', 'normalized_name'])
       .where('household_id', '=', householdId)
-      .where('id', 'in', payeeIds)
+      .where('id', 'in', idList(payeeIds))
       .execute())
       names.set(p.id, p.normalized_name)
   }
@@ -128,14 +129,14 @@ export const categorySuggestionStep: TransactionPipelineStep = {
         .selectFrom('payees')
         .select(['id', 'normalized_name'])
         .where('household_id', '=', ctx.householdId)
-        .where('id', 'in', payeeIds)
+        .where('id', 'in', idList(payeeIds))
         .execute())
         names.set(p.id, p.normalized_name)
       for (const r of await tx
         .selectFrom('payee_category_rejections')
         .select(['payee_id', 'category_id'])
         .where('household_id', '=', ctx.householdId)
-        .where('payee_id', 'in', payeeIds)
+        .where('payee_id', 'in', idList(payeeIds))
         .execute())
         rejected.add(`${r.payee_id}:${r.category_id}`)
     }

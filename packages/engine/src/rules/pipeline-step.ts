@@ -1,5 +1,6 @@
 import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
 import type { MutationContext } from '../mutator/context.ts'
+import { idList } from '../shared/id-list.ts'
 import type { RuleChanges, RuleSubject } from './classify.ts'
 import { enabledRuleSetOf } from './load.ts'
 import { type AppliedRow, recordApplications } from './record.ts'
@@ -89,7 +90,7 @@ export const applyRulesStep: TransactionPipelineStep = {
                 .selectFrom('payees')
                 .select(['id', 'name'])
                 .where('household_id', '=', ctx.householdId)
-                .where('id', 'in', payeeIds)
+                .where('id', 'in', idList(payeeIds))
                 .execute()
             ).map((p) => [p.id, p.name]),
           )

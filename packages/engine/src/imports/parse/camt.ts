@@ -65,7 +65,12 @@ export function parseCamt053(text: string): Statement {
       'No BkToCstmrStmt/Stmt: this is not a camt.053 statement.',
     )
   const ibans = new Set(
-    statements.map((s) => textOf(at(s, 'Acct', 'Id', 'IBAN')) ?? textOf(at(s, 'Acct', 'Id', 'Othr', 'Id'))),
+    statements.map(
+      (s) =>
+        (textOf(at(s, 'Acct', 'Id', 'IBAN')) ?? textOf(at(s, 'Acct', 'Id', 'Othr', 'Id')))
+          ?.replace(/\s+/g, '')
+          .toUpperCase() || null,
+    ),
   )
   if (ibans.size > 1)
     throw new StatementError(

@@ -31,6 +31,21 @@ function ofxDay(text: string | null): string | null {
   return isRealDay(day) ? day : null
 }
 
+/**
+ * The bank's identity of a statement's account: `BANKID/ACCTID` for a bank account (the ACCTID
+ * alone when the bank sends no BANKID), the ACCTID for a card; upper case, without spaces.
+ */
+function ofxAccount(statement: unknown): string | null {
+  const fold = (s: string | null) => s?.replace(/\s+/g, '').toUpperCase() || null
+  const bank = at(statement, 'BANKACCTFROM')
+  if (bank !== undefined) {
+    const acct = fold(textOf(at(bank, 'ACCTID')))
+    const bankId = fold(textOf(at(bank, 'BANKID')))
+    return acct && bankId ? `${bankId}/${acct}` : acct
+  }
+  return fold(textOf(at(statement, 'CCACCTFROM', 'ACCTID')))
+}
+
 /** The 1-based line of each `<STMTTRN>` in the file, in order, for refusals. */
 function rowLines(text: string): number[] {
   const lines: number[] = []
@@ -67,9 +82,7 @@ export function parseOfx(text: string): Statement {
   ].filter((s) => s !== undefined)
   if (statements.length === 0)
     throw new StatementError('IMPORT_FILE_UNREADABLE', 'The OFX file holds no bank or credit-card statement.')
-  const accounts = new Set(
-    statements.map((s) => textOf(at(s, 'BANKACCTFROM', 'ACCTID')) ?? textOf(at(s, 'CCACCTFROM', 'ACCTID'))),
-  )
+  const accounts = new Set(statements.map(ofxAccount))
   if (accounts.size > 1) {
     throw new StatementError(
       'IMPORT_MULTIPLE_ACCOUNTS',

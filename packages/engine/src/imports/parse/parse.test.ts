@@ -23,11 +23,21 @@ describe('amounts', () => {
 })
 
 describe('bank files', () => {
+  it("names the file's bank account as the account records it: BANKID/ACCTID, folded", () => {
+    const xml = `<?xml version="1.0"?><?OFX OFXHEADER="200" VERSION="220"?><OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS>
+      <CURDEF>EUR</CURDEF><BANKACCTFROM><BANKID>37040044</BANKID><ACCTID>de 0532 013000</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>
+      <BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20250301</DTPOSTED><TRNAMT>-1.00</TRNAMT><FITID>1</FITID><NAME>X</NAME></STMTTRN></BANKTRANLIST>
+      </STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`
+    expect(readStatement({ format: 'ofx', content: xml }).bankAccountId).toBe('37040044/DE0532013000')
+    const noBank = xml.replace('<BANKID>37040044</BANKID>', '')
+    expect(readStatement({ format: 'ofx', content: noBank }).bankAccountId).toBe('DE0532013000')
+  })
+
   it('reads OFX 1.02 SGML with unclosed tags: FITIDs, payees, entities and the ledger balance', () => {
     const s = readStatement({ format: 'ofx', content: text('checking-1.02.ofx') })
     expect(s).toMatchObject({
       currency: 'USD',
-      bankAccountId: '000123456789',
+      bankAccountId: '121000248/000123456789',
       ledgerBalance: { amountCents: 242316, date: '2025-03-15' },
     })
     expect(s.rows.map((r) => [r.date, r.amountCents, r.payee, r.externalId])).toEqual([
@@ -42,6 +52,8 @@ describe('bank files', () => {
   it('reads a QFX (OFX 2.2 XML) credit-card statement', () => {
     const s = readStatement({ format: 'qfx', content: text('card-2.2.qfx') })
     expect(s.currency).toBe('USD')
+    // A card has no BANKID: its ACCTID alone names it.
+    expect(s.bankAccountId).toBe('4111111111111111')
     expect(s.ledgerBalance?.amountCents).toBe(-5660)
     expect(s.rows.map((r) => [r.date, r.amountCents, r.payee, r.memo])).toEqual([
       ['2025-03-02', -1240, 'SQ *BLUE BOTTLE COFFEE', null],

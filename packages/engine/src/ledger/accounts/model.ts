@@ -13,6 +13,8 @@ export interface Account {
   position: number
   bankFed: boolean
   paymentDueDay: number | null
+  /** The bank's identity of the account as its files state it (OFX/QFX `BANKID/ACCTID`, camt.053 IBAN), or null. */
+  bankAccount: string | null
   onBudget: boolean
   balanceCents: string
   clearedBalanceCents: string
@@ -34,6 +36,7 @@ export function toAccount(row: AccountRow): Account {
     position: row.position,
     bankFed: row.bank_fed,
     paymentDueDay: row.payment_due_day ?? null,
+    bankAccount: row.bank_account ?? null,
     onBudget: isOnBudget(row.type),
     balanceCents: String(row.balance_cents),
     clearedBalanceCents: String(row.cleared_balance_cents),

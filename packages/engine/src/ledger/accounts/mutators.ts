@@ -42,6 +42,7 @@ export const createAccount = defineMutator({
         position: await nextAccountPosition(tx, ctx.householdId, group),
         bank_fed: args.bankFed ?? false,
         payment_due_day: args.paymentDueDay ?? null,
+        bank_account: args.bankAccount ?? null,
         closed_at: null,
         created_at: ctx.now,
         updated_at: ctx.now,
@@ -102,6 +103,7 @@ export const updateAccount = defineMutator({
         ...(args.subtype !== undefined && { subtype: args.subtype }),
         ...(args.bankFed !== undefined && { bank_fed: args.bankFed }),
         ...(args.paymentDueDay !== undefined && { payment_due_day: args.paymentDueDay }),
+        ...(args.bankAccount !== undefined && { bank_account: args.bankAccount }),
         ...(args.currency !== undefined && { currency: args.currency }),
         ...(regroup && {
           group_name: args.group,

@@ -7,6 +7,15 @@ export const AccountTypeSchema = z.enum(['cash', 'credit', 'loan', 'tracking'])
 /** A free word for what kind of cash or credit account it is: checking, savings, wallet... */
 const SubtypeSchema = z.string().trim().min(1).max(100)
 
+/**
+ * The bank's identity of the account as its files state it: `BANKID/ACCTID` from OFX and QFX
+ * (the ACCTID alone for a card), the IBAN from camt.053. Stored folded (upper case, no spaces).
+ */
+export const BankAccountSchema = z
+  .string()
+  .transform((s) => s.replace(/\s+/g, '').toUpperCase())
+  .pipe(z.string().min(1, 'Must not be blank.').max(100, 'Must be at most 100 characters.'))
+
 /** POST H/accounts; `id` and `openingBalanceTransactionId` are supplied by the caller. */
 export const CreateAccountArgsSchema = z.strictObject({
   id: UlidSchema,
@@ -20,6 +29,8 @@ export const CreateAccountArgsSchema = z.strictObject({
   bankFed: z.boolean().optional(),
   /** A credit card's payment due day of the month. */
   paymentDueDay: z.number().int().min(1).max(31).nullish(),
+  /** The bank's identity of the account; an import records it when left out. */
+  bankAccount: BankAccountSchema.nullish(),
   openingBalanceCents: CentsSchema.optional(),
   /** Defaults to the caller's local day. */
   openingBalanceDate: DateSchema.optional(),
@@ -44,6 +55,8 @@ export const UpdateAccountArgsSchema = z.strictObject({
   group: NameSchema.optional(),
   bankFed: z.boolean().optional(),
   paymentDueDay: z.number().int().min(1).max(31).nullish(),
+  /** null forgets it; the next import records the file's. */
+  bankAccount: BankAccountSchema.nullish(),
   /** Only while the account has no rows. */
   currency: CurrencySchema.optional(),
 })

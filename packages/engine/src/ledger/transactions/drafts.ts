@@ -1,5 +1,6 @@
 import type { Transaction as Tx } from 'kysely'
 import {
+  createPayeesByName,
   deriveUlid,
   findOrCreatePayeeByName,
   findPayeeByName,
@@ -8,6 +9,7 @@ import {
 import type { Database } from '../../database.ts'
 import { conflict, EngineError } from '../../errors.ts'
 import type { MutationContext } from '../../mutator/context.ts'
+import { idList } from '../../shared/id-list.ts'
 import { type ReferenceUse, requireOpenAccount, requireReferences } from '../references.ts'
 import type { AccountRow } from '../tables.ts'
 import { checkSplits, type RowAt } from './errors.ts'
@@ -77,7 +79,7 @@ export class PayeeResolver {
       .selectFrom('payees')
       .select(['id', 'normalized_name'])
       .where('household_id', '=', this.ctx.householdId)
-      .where('normalized_name', 'in', wanted)
+      .where('normalized_name', 'in', idList(wanted))
       .where('deleted_at', 'is', null)
       .orderBy('created_at')
       .orderBy('id')
@@ -86,6 +88,30 @@ export class PayeeResolver {
     for (const row of rows)
       if (!this.byName.has(row.normalized_name)) this.byName.set(row.normalized_name, row.id)
     await this.askSteps(wanted)
+  }
+
+  /**
+   * Makes, in one statement, the payees that names no live payee bears and no step knows would
+   * make one by one through `resolve`: the first row naming each normalized form decides its id
+   * and spelling, as it would have. Call after `preload` with the same names.
+   */
+  async createMissing(named: readonly { name: string; rowId: string }[]): Promise<void> {
+    const wanted = new Map<string, { name: string; newId: string }>()
+    for (const { name, rowId } of named) {
+      const normalized = normalizePayeeName(name)
+      if (this.byName.has(normalized) || wanted.has(normalized) || !this.asked.has(normalized)) continue
+      wanted.set(normalized, { name, newId: deriveUlid(rowId, `payee:${normalized}`) })
+    }
+    const created = await createPayeesByName(
+      this.tx,
+      this.ctx.householdId,
+      [...wanted.values()],
+      this.ctx.now,
+    )
+    for (const payee of created) {
+      this.ctx.emit('payee.created', { payee })
+      this.byName.set(payee.normalizedName, payee.id)
+    }
   }
 
   async resolve(name: string, rowId: string): Promise<string> {
@@ -130,11 +156,13 @@ export async function buildDrafts(
   await requireFreeIds(tx, ctx.householdId, items)
   const decided = hooks ? await preStagePayees(hooks, tx, ctx, items) : new Map<string, string>()
   const payees = new PayeeResolver(tx, ctx, hooks)
-  await payees.preload(
-    items.flatMap(({ input }) =>
-      input.payeeName !== undefined && !decided.has(input.id) ? [input.payeeName] : [],
-    ),
+  const named = items.flatMap(({ input }) =>
+    input.payeeName !== undefined && !decided.has(input.id)
+      ? [{ name: input.payeeName, rowId: input.id }]
+      : [],
   )
+  await payees.preload(named.map((n) => n.name))
+  await payees.createMissing(named)
   const drafts: TransactionDraft[] = []
   for (const { input } of items) {
     const payeeId =
@@ -234,7 +262,7 @@ async function requireFreeIds(
     .selectFrom('transactions')
     .select('id')
     .where('household_id', '=', householdId)
-    .where('id', 'in', [...seen])
+    .where('id', 'in', idList([...seen]))
     .execute()
   if (taken.length === 0) return
   const takenIds = new Set(taken.map((r) => r.id))

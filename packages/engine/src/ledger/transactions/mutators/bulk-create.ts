@@ -1,6 +1,7 @@
 import type { Transaction as Tx } from 'kysely'
 import type { Database } from '../../../database.ts'
 import { defineMutator } from '../../../mutator/define.ts'
+import { idList } from '../../../shared/id-list.ts'
 import { buildDrafts, type LocatedInput, markBankFed } from '../drafts.ts'
 import { autoMatch } from '../matching.ts'
 import type { Transaction } from '../model.ts'
@@ -98,7 +99,7 @@ async function findKnownImports(
     .select(['account_id', 'imported_id'])
     .where('household_id', '=', householdId)
     .where('account_id', 'in', [...new Set(withIds.map((w) => w.input.accountId))])
-    .where('imported_id', 'in', [...new Set(withIds.map((w) => w.input.importedId!))])
+    .where('imported_id', 'in', idList([...new Set(withIds.map((w) => w.input.importedId!))]))
     .execute()
   const known = new Set(existing.map((e) => `${e.account_id}\u0000${e.imported_id}`))
   for (const { index, input } of withIds) {
