@@ -74,40 +74,40 @@ export async function forecastMonth(
   const readFrom = period === 'past' ? month : addMonths(month, -TRAILING_MONTHS)
   // A backtest reads nothing dated after the day it forecasts from.
   const seen = options.futureRows === false && period !== 'past' && today < end ? today : end
+  // Spending comes summed per day from `forecast_days` (migration 0030), kept by triggers in the
+  // same transaction as the ledger's rows; only the account's type is read here.
   const { rows } = await sql<{
-    category_id: string | null
+    category_id: string
     month: string
     late: boolean
     recurring: boolean
     cents: string
     later: boolean
   }>`
-    select coalesce(s.category_id, t.category_id) as category_id,
-      to_char(t.date, 'YYYY-MM') as month,
-      extract(day from t.date) > ${cutDay} as late,
-      (t.source = 'recurring') as recurring,
-      t.date > ${today}::date as later,
-      sum(-coalesce(s.amount_cents, t.amount_cents))::text as cents
-    from transactions t
-    join accounts a on a.household_id = t.household_id and a.id = t.account_id and a.type in ('cash', 'credit')
-    left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
-    where t.household_id = ${householdId} and t.deleted_at is null and t.merged_into_id is null
-      and t.kind = 'normal' and t.transfer_group_id is null
-      and t.date >= ${`${historyFrom}-01`}::date and t.date <= ${seen}::date
-      and (t.date >= ${`${readFrom}-01`}::date or t.date < ${`${addMonths(historyFrom, 4)}-01`}::date)
+    select d.category_id, to_char(d.date, 'YYYY-MM') as month,
+      extract(day from d.date) > ${cutDay} as late,
+      d.recurring,
+      d.date > ${today}::date as later,
+      sum(d.spent_cents)::text as cents
+    from forecast_days d
+    join accounts a on a.household_id = d.household_id and a.id = d.account_id and a.type in ('cash', 'credit')
+    where d.household_id = ${householdId}
+      and d.date >= ${`${historyFrom}-01`}::date and d.date <= ${seen}::date
+      and (d.date >= ${`${readFrom}-01`}::date or d.date < ${`${addMonths(historyFrom, 4)}-01`}::date)
     group by 1, 2, 3, 4, 5`.execute(db)
 
   const history = new Map<string, Map<string, MonthSplit>>()
   for (const r of rows) {
     const cents = Number(r.cents)
+    const category = r.category_id === '' ? null : r.category_id
     if (r.month === month) {
       if (period !== 'past' && r.later) {
-        if (options.futureRows !== false) cell(r.category_id).scheduled += cents
-      } else cell(r.category_id).actual += cents
+        if (options.futureRows !== false) cell(category).scheduled += cents
+      } else cell(category).actual += cents
       continue
     }
     if (r.recurring) continue
-    const key = r.category_id ?? ''
+    const key = r.category_id
     const byMonth = history.get(key) ?? new Map<string, MonthSplit>()
     history.set(key, byMonth)
     const split = byMonth.get(r.month) ?? { early: 0, late: 0 }
