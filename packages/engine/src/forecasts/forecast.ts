@@ -75,23 +75,34 @@ export async function forecastMonth(
   // A backtest reads nothing dated after the day it forecasts from.
   const seen = options.futureRows === false && period !== 'past' && today < end ? today : end
   // Spending comes summed per day from `forecast_days` (migration 0030), kept by triggers in the
-  // same transaction as the ledger's rows; only the account's type is read here.
-  const { rows } = await sql<{
-    category_id: string
-    month: string
-    late: boolean
-    recurring: boolean
-    cents: string
-    later: boolean
-  }>`
+  // same transaction as the ledger's rows, for the household's cash and credit accounts (read
+  // first: a join left to the planner looked each day's account up one by one).
+  const accounts = (
+    await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('household_id', '=', householdId)
+      .where('type', 'in', ['cash', 'credit'])
+      .execute()
+  ).map((a) => a.id)
+  const { rows } =
+    accounts.length === 0
+      ? { rows: [] }
+      : await sql<{
+          category_id: string
+          month: string
+          late: boolean
+          recurring: boolean
+          cents: string
+          later: boolean
+        }>`
     select d.category_id, to_char(d.date, 'YYYY-MM') as month,
       extract(day from d.date) > ${cutDay} as late,
       d.recurring,
       d.date > ${today}::date as later,
       sum(d.spent_cents)::text as cents
     from forecast_days d
-    join accounts a on a.household_id = d.household_id and a.id = d.account_id and a.type in ('cash', 'credit')
-    where d.household_id = ${householdId}
+    where d.household_id = ${householdId} and d.account_id in (${sql.join(accounts)})
       and d.date >= ${`${historyFrom}-01`}::date and d.date <= ${seen}::date
       and (d.date >= ${`${readFrom}-01`}::date or d.date < ${`${addMonths(historyFrom, 4)}-01`}::date)
     group by 1, 2, 3, 4, 5`.execute(db)

@@ -91,9 +91,21 @@ interface Group {
   rows: HistoryRow[]
 }
 
+/** Dates of day numbers (days since 1970-01-01), each made once: a history spans a few hundred days. */
+const dates = new Map<number, string>()
+function dateOf(day: number): string {
+  let date = dates.get(day)
+  if (date === undefined) {
+    date = new Date(day * 86_400_000).toISOString().slice(0, 10)
+    if (dates.size > 10_000) dates.clear()
+    dates.set(day, date)
+  }
+  return date
+}
+
 /**
  * The history detection reads, grouped by account and payee (or memo, for rows without a payee)
- * in SQL, each group's rows packed in one text: a device's embedded store hands over a few
+ * in SQL, each group's rows packed in one text (id, day number, amount, category): a device's embedded store hands over a few
  * hundred values instead of decoding every row of two years (bench:recurrences). Rows a
  * recurrence booked are left out: a tracked recurrence already explains them.
  */
@@ -107,8 +119,8 @@ async function groupedHistory(db: Db, householdId: string, today: string): Promi
   }>`
     with g as (
       select t.account_id, t.payee_id, case when t.payee_id is null then t.memo end as memo,
-        string_agg(t.id || chr(31) || t.date::text || chr(31) || t.amount_cents::text || chr(31)
-          || coalesce(t.category_id, ''), chr(30)) as packed
+        string_agg(t.id || ' ' || (t.date - date '1970-01-01') || ' ' || t.amount_cents || ' '
+          || coalesce(t.category_id, ''), ',') as packed
       from transactions t
       where ${liveHistory(householdId, today)}
         and t.source <> 'recurring' and (t.external_id is null or t.external_id not like ${`${BOOKED_PREFIX}:%`})
@@ -123,12 +135,12 @@ async function groupedHistory(db: Db, householdId: string, today: string): Promi
     payeeId: r.payee_id,
     payeeName: r.payee_name,
     memo: r.memo,
-    rows: r.packed.split('\x1e').map((packed) => {
-      const [id, date, amount, category] = packed.split('\x1f') as [string, string, string, string]
+    rows: r.packed.split(',').map((packed) => {
+      const [id, day, amount, category] = packed.split(' ') as [string, string, string, string]
       return {
         id,
         accountId: r.account_id,
-        date,
+        date: dateOf(Number(day)),
         amountCents: Number(amount),
         categoryId: category === '' ? null : category,
       }
