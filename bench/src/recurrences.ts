@@ -24,7 +24,11 @@ import { type Comparison, printReport, time } from './stats.ts'
 async function main(): Promise<void> {
   const { stores } = benchArgs()
   const report: Comparison[] = []
-  console.log(`load average at the start: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`)
+  console.log(
+    `load average at the start: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  )
   let backtested = false
   for (const name of stores) {
     const { store, close } = await open(name)
@@ -42,7 +46,11 @@ async function main(): Promise<void> {
     }
   }
   printReport(report)
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`)
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  )
 }
 
 async function open(name: StoreName): Promise<{ store: Store; close: () => Promise<void> }> {

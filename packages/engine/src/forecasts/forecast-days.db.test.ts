@@ -137,8 +137,10 @@ describe('the daily spending sums forecasts read', () => {
     expect(cell.actualCents).toBe('5000')
     expect(Number(cell.projectedCents)).toBeGreaterThan(15_000)
     // Deleting a trailing month's late row lowers the projection: the sums follow the ledger.
-    const late = (await sql<{ id: string }>`select id from transactions where household_id = ${h.ctx.householdId}
-      and date = '2025-03-20'`.execute(h.store.db)).rows[0]!.id
+    const late = (
+      await sql<{ id: string }>`select id from transactions where household_id = ${h.ctx.householdId}
+      and date = '2025-03-20'`.execute(h.store.db)
+    ).rows[0]!.id
     await h.run(operations.transactions.delete, { id: late })
     const after = await forecastMonth(h.store.db, h.ctx.householdId, '2025-04', '2025-04-10')
     expect(Number(after.categories.find((c) => c.categoryId === food)!.projectedCents)).toBeLessThan(

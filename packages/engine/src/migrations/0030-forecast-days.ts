@@ -89,7 +89,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
             ? 'referencing old table as old_rows new table as new_rows'
             : 'referencing old table as old_rows'
       await sql
-        .raw(`create trigger ${name} after ${op} on ${table} ${transition} for each statement execute function ${fn}()`)
+        .raw(
+          `create trigger ${name} after ${op} on ${table} ${transition} for each statement execute function ${fn}()`,
+        )
         .execute(db)
       await sql.raw(`alter table ${table} enable always trigger ${name}`).execute(db)
     }
