@@ -8,6 +8,8 @@ export interface HistoryRow {
   date: string
   amountCents: number
   categoryId: string | null
+  /** The date as days since 1970-01-01, when the reader already has it. */
+  day?: number
 }
 
 /** A recurring series found in one group of rows. */
@@ -157,6 +159,13 @@ function chainFrom(
  */
 function seriesFrom(g: Sorted, start: number, cadence: Cadence): { chain: HistoryRow[]; shift: number } {
   const grid = gridOf(cadence, g.rows[start]!.date)
+  // No shift can take a first step without a row costing the same within its reach: stop early.
+  const first = grid(1)
+  const amount = g.rows[start]!.amountCents
+  const reach = cadence === 'nth_weekday' ? 0 : 2 * DATE_TOLERANCE_DAYS
+  if (first === null || !around(g, first, reach).some((i) => nearAmount(g.rows[i]!.amountCents, amount))) {
+    return { chain: [g.rows[start]!], shift: 0 }
+  }
   if (cadence === 'nth_weekday') return { chain: chainFrom(g, start, grid, 0, 0), shift: 0 }
   let best = { chain: [g.rows[start]!], shift: 0 }
   for (const shift of [0, -1, 1, -2, 2]) {
@@ -187,8 +196,10 @@ function median(values: readonly number[]): number {
  * occurrence is not long overdue.
  */
 export function detectSeries(group: readonly HistoryRow[], today: string): Series | null {
-  const rows = [...group].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1))
-  const g: Sorted = { rows, days: rows.map((r) => dayNumber(r.date)) }
+  const dated = group.map((r) => ({ r, day: r.day ?? dayNumber(r.date) }))
+  dated.sort((a, b) => a.day - b.day || (a.r.id < b.r.id ? -1 : 1))
+  const rows = dated.map((d) => d.r)
+  const g: Sorted = { rows, days: dated.map((d) => d.day) }
   let best: { chain: HistoryRow[]; shift: number; cadence: Cadence } | null = null
   for (let start = rows.length - 1; start >= Math.max(0, rows.length - 3); start--) {
     // A chain's second occurrence costs what its latest does: without one, no cadence can hold.

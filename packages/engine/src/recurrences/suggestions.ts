@@ -141,6 +141,7 @@ async function groupedHistory(db: Db, householdId: string, today: string): Promi
         id,
         accountId: r.account_id,
         date: dateOf(Number(day)),
+        day: Number(day),
         amountCents: Number(amount),
         categoryId: category === '' ? null : category,
       }
@@ -227,27 +228,29 @@ function detectUnscheduled(groups: readonly Group[], tracked: readonly Recurrenc
       `${r.account_id}|d:${digest(normalizeDescription(r.name))}`,
     ]),
   )
-  const bySubject = new Map<string, { rows: HistoryRow[]; names: Map<string, string | null> }>()
+  const bySubject = new Map<string, { rows: HistoryRow[]; groups: Group[] }>()
   for (const g of groups) {
     const subject = subjectOf(g)
     if (!subject) continue
     const key = `${g.accountId}|${subject}`
     if (trackedSubjects.has(key)) continue
-    const entry = bySubject.get(key) ?? { rows: [], names: new Map<string, string | null>() }
-    bySubject.set(key, entry)
-    for (const r of g.rows) {
-      entry.rows.push(r)
-      entry.names.set(r.id, g.payeeName ?? g.memo)
+    const entry = bySubject.get(key)
+    if (!entry) bySubject.set(key, { rows: g.rows, groups: [g] })
+    else {
+      entry.rows = entry.rows.concat(g.rows)
+      entry.groups.push(g)
     }
   }
   const out: Omit<RecurrenceSuggestion, 'dismissed'>[] = []
-  for (const [groupKey, { rows: group, names }] of bySubject) {
+  for (const [groupKey, { rows: group, groups: parts }] of bySubject) {
     if (group.length < 2) continue
     const series = detectSeries(group, today)
     if (!series) continue
     const latest = series.rows[series.rows.length - 1]!
+    // Named as the latest occurrence's payee, or its memo.
+    const from = parts.length === 1 ? parts[0]! : parts.find((g) => g.rows.includes(latest))!
     const [accountId, subject] = groupKey.split('|') as [string, string]
-    const name = names.get(latest.id) ?? subject
+    const name = from.payeeName ?? from.memo ?? subject
     out.push({
       key: `detected:${accountId}:${subject}:${series.cadence}`,
       kind: 'recurring',
