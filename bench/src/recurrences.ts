@@ -95,8 +95,7 @@ async function measure(name: StoreName, store: Store, h: RecurrenceHousehold): P
   // The reads detection makes: every group's rows packed in one text, and the tracked payees' rows.
   const historyRead = async () => {
     await sql`select t.account_id, t.payee_id, case when t.payee_id is null then t.memo end,
-          string_agg(t.id || ' ' || (t.date - date '1970-01-01') || ' ' || t.amount_cents || ' '
-            || coalesce(t.category_id, ''), ',')
+          string_agg(t.id || ' ' || (t.date - date '1970-01-01') || ' ' || t.amount_cents, ',')
         from transactions t
         where t.household_id = ${hh} and t.deleted_at is null and t.merged_into_id is null and t.kind = 'normal'
           and t.transfer_group_id is null and t.date > ${today}::date - 762 and t.date <= ${today}

@@ -105,7 +105,7 @@ function dateOf(day: number): string {
 
 /**
  * The history detection reads, grouped by account and payee (or memo, for rows without a payee)
- * in SQL, each group's rows packed in one text (id, day number, amount, category): a device's embedded store hands over a few
+ * in SQL, each group's rows packed in one text (id, day number, amount): a device's embedded store hands over a few
  * hundred values instead of decoding every row of two years (bench:recurrences). Rows a
  * recurrence booked are left out: a tracked recurrence already explains them.
  */
@@ -119,8 +119,7 @@ async function groupedHistory(db: Db, householdId: string, today: string): Promi
   }>`
     with g as (
       select t.account_id, t.payee_id, case when t.payee_id is null then t.memo end as memo,
-        string_agg(t.id || ' ' || (t.date - date '1970-01-01') || ' ' || t.amount_cents || ' '
-          || coalesce(t.category_id, ''), ',') as packed
+        string_agg(t.id || ' ' || (t.date - date '1970-01-01') || ' ' || t.amount_cents, ',') as packed
       from transactions t
       where ${liveHistory(householdId, today)}
         and t.source <> 'recurring' and (t.external_id is null or t.external_id not like ${`${BOOKED_PREFIX}:%`})
@@ -136,16 +135,40 @@ async function groupedHistory(db: Db, householdId: string, today: string): Promi
     payeeName: r.payee_name,
     memo: r.memo,
     rows: r.packed.split(',').map((packed) => {
-      const [id, day, amount, category] = packed.split(' ') as [string, string, string, string]
+      const a = packed.indexOf(' ')
+      const b = packed.indexOf(' ', a + 1)
+      const day = Number(packed.slice(a + 1, b))
       return {
-        id,
+        id: packed.slice(0, a),
         accountId: r.account_id,
-        date: dateOf(Number(day)),
-        day: Number(day),
-        amountCents: Number(amount),
-        categoryId: category === '' ? null : category,
+        date: dateOf(day),
+        day,
+        amountCents: Number(packed.slice(b + 1)),
+        // Read afterwards for the rows of detected series only (`withCategories`).
+        categoryId: null,
       }
     }),
+  }))
+}
+
+/** Detected series' categories: the most common among their rows, read for those rows alone. */
+async function withCategories(
+  db: Db,
+  householdId: string,
+  found: Omit<RecurrenceSuggestion, 'dismissed'>[],
+): Promise<Omit<RecurrenceSuggestion, 'dismissed'>[]> {
+  const ids = found.flatMap((s) => s.transactionIds)
+  if (ids.length === 0) return found
+  const rows = await db
+    .selectFrom('transactions')
+    .select(['id', 'category_id'])
+    .where('household_id', '=', householdId)
+    .where('id', 'in', ids)
+    .execute()
+  const category = new Map(rows.map((r) => [r.id, r.category_id]))
+  return found.map((s) => ({
+    ...s,
+    categoryId: commonCategory(s.transactionIds.map((id) => ({ categoryId: category.get(id) ?? null }))),
   }))
 }
 
@@ -208,7 +231,7 @@ function subjectOf(g: Group): string | null {
 }
 
 /** The most common category of rows, or null. */
-function commonCategory(rows: readonly HistoryRow[]): string | null {
+function commonCategory(rows: readonly Pick<HistoryRow, 'categoryId'>[]): string | null {
   const counts = new Map<string, number>()
   for (const r of rows) if (r.categoryId) counts.set(r.categoryId, (counts.get(r.categoryId) ?? 0) + 1)
   let best: string | null = null
@@ -355,7 +378,11 @@ export async function computeSuggestions(
   const dismissed = new Set(dismissals.map((d) => d.id))
   const all = [
     ...detectPriceChanges(await trackedHistory(db, householdId, today, tracked), tracked, today),
-    ...detectUnscheduled(await groupedHistory(db, householdId, today), tracked, today),
+    ...(await withCategories(
+      db,
+      householdId,
+      detectUnscheduled(await groupedHistory(db, householdId, today), tracked, today),
+    )),
   ]
   all.sort((a, b) => (a.kind === b.kind ? (a.key < b.key ? -1 : 1) : a.kind === 'priceChange' ? -1 : 1))
   return all.map((s) => ({ ...s, dismissed: dismissed.has(s.key) }))
