@@ -132,12 +132,17 @@ async function measure(name: StoreName, store: Store, h: RecurrenceHousehold): P
   const forecastSql = await time(async () => {
     const accounts = await sql<{ id: string }>`select id from accounts where household_id = ${hh}
         and type in ('cash', 'credit')`.execute(store.db)
+    const ids = sql.join(accounts.rows.map((a) => a.id))
     await sql`select d.category_id, to_char(d.date, 'YYYY-MM'), extract(day from d.date) > 10, d.recurring,
           d.date > ${today}::date, sum(d.spent_cents)
-        from forecast_days d
-        where d.household_id = ${hh} and d.account_id in (${sql.join(accounts.rows.map((a) => a.id))}) and d.date >= ${`${month}-01`}::date - interval '15 months'
-          and (d.date >= ${`${month}-01`}::date - interval '3 months'
-            or d.date < ${`${month}-01`}::date - interval '11 months')
+        from (
+          select * from forecast_days where household_id = ${hh} and account_id in (${ids})
+            and date >= ${`${month}-01`}::date - interval '3 months' and date <= ${today}::date + 40
+          union all
+          select * from forecast_days where household_id = ${hh} and account_id in (${ids})
+            and date >= ${`${month}-01`}::date - interval '15 months'
+            and date < ${`${month}-01`}::date - interval '11 months'
+        ) d
         group by 1, 2, 3, 4, 5`.execute(store.db)
     await sql`select r.* from recurrences r join accounts a on a.household_id = r.household_id and a.id = r.account_id
         where r.household_id = ${hh} and r.deleted_at is null and r.status = 'active'

@@ -69,7 +69,8 @@ export async function forecastMonth(
     return c
   }
 
-  // The projection reads the trailing three months and a year earlier's four; nothing between.
+  // The projection reads the trailing three months and a year earlier's four; nothing between
+  // (two ranges of the index, so the months between are not scanned).
   const historyFrom = period === 'past' ? month : addMonths(month, -15)
   const readFrom = period === 'past' ? month : addMonths(month, -TRAILING_MONTHS)
   // A backtest reads nothing dated after the day it forecasts from.
@@ -101,10 +102,15 @@ export async function forecastMonth(
       d.recurring,
       d.date > ${today}::date as later,
       sum(d.spent_cents)::text as cents
-    from forecast_days d
-    where d.household_id = ${householdId} and d.account_id in (${sql.join(accounts)})
-      and d.date >= ${`${historyFrom}-01`}::date and d.date <= ${seen}::date
-      and (d.date >= ${`${readFrom}-01`}::date or d.date < ${`${addMonths(historyFrom, 4)}-01`}::date)
+    from (
+      select * from forecast_days
+      where household_id = ${householdId} and account_id in (${sql.join(accounts)})
+        and date >= ${`${readFrom}-01`}::date and date <= ${seen}::date
+      union all
+      select * from forecast_days
+      where ${period !== 'past'} and household_id = ${householdId} and account_id in (${sql.join(accounts)})
+        and date >= ${`${historyFrom}-01`}::date and date < ${`${addMonths(historyFrom, 4)}-01`}::date
+    ) d
     group by 1, 2, 3, 4, 5`.execute(db)
 
   const history = new Map<string, Map<string, MonthSplit>>()
