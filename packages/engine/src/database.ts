@@ -2,6 +2,7 @@ import type { AssistantTables } from './assistant/tables.ts'
 import type { BudgetTables } from './budgets/tables.ts'
 import type { CatalogTables } from './catalog/tables.ts'
 import type { ChangeLogTable } from './changes/tables.ts'
+import type { ForecastTables } from './forecasts/tables.ts'
 import type { IdempotencyKeysTable } from './idempotency/tables.ts'
 import type {
   ApiKeysTable,
@@ -39,6 +40,7 @@ export type Database = FoundationTables &
   CatalogTables &
   LedgerTables &
   BudgetTables &
+  ForecastTables &
   RuleTables &
   PayeeTables &
   LoanTables &

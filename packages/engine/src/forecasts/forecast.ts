@@ -69,45 +69,62 @@ export async function forecastMonth(
     return c
   }
 
-  // The projection reads the trailing three months and a year earlier's four; nothing between.
+  // The projection reads the trailing three months and a year earlier's four; nothing between
+  // (two ranges of the index, so the months between are not scanned).
   const historyFrom = period === 'past' ? month : addMonths(month, -15)
   const readFrom = period === 'past' ? month : addMonths(month, -TRAILING_MONTHS)
   // A backtest reads nothing dated after the day it forecasts from.
   const seen = options.futureRows === false && period !== 'past' && today < end ? today : end
-  const { rows } = await sql<{
-    category_id: string | null
-    month: string
-    late: boolean
-    recurring: boolean
-    cents: string
-    later: boolean
-  }>`
-    select coalesce(s.category_id, t.category_id) as category_id,
-      to_char(t.date, 'YYYY-MM') as month,
-      extract(day from t.date) > ${cutDay} as late,
-      (t.source = 'recurring') as recurring,
-      t.date > ${today}::date as later,
-      sum(-coalesce(s.amount_cents, t.amount_cents))::text as cents
-    from transactions t
-    join accounts a on a.household_id = t.household_id and a.id = t.account_id and a.type in ('cash', 'credit')
-    left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
-    where t.household_id = ${householdId} and t.deleted_at is null and t.merged_into_id is null
-      and t.kind = 'normal' and t.transfer_group_id is null
-      and t.date >= ${`${historyFrom}-01`}::date and t.date <= ${seen}::date
-      and (t.date >= ${`${readFrom}-01`}::date or t.date < ${`${addMonths(historyFrom, 4)}-01`}::date)
+  // Spending comes summed per day from `forecast_days` (migration 0030), kept by triggers in the
+  // same transaction as the ledger's rows, for the household's cash and credit accounts (read
+  // first: a join left to the planner looked each day's account up one by one).
+  const accounts = (
+    await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('household_id', '=', householdId)
+      .where('type', 'in', ['cash', 'credit'])
+      .execute()
+  ).map((a) => a.id)
+  const { rows } =
+    accounts.length === 0
+      ? { rows: [] }
+      : await sql<{
+          category_id: string
+          month: string
+          late: boolean
+          recurring: boolean
+          cents: string
+          later: boolean
+        }>`
+    select d.category_id, to_char(d.date, 'YYYY-MM') as month,
+      extract(day from d.date) > ${cutDay} as late,
+      d.recurring,
+      d.date > ${today}::date as later,
+      sum(d.spent_cents)::text as cents
+    from (
+      select * from forecast_days
+      where household_id = ${householdId} and account_id in (${sql.join(accounts)})
+        and date >= ${`${readFrom}-01`}::date and date <= ${seen}::date
+      union all
+      select * from forecast_days
+      where ${period !== 'past'} and household_id = ${householdId} and account_id in (${sql.join(accounts)})
+        and date >= ${`${historyFrom}-01`}::date and date < ${`${addMonths(historyFrom, 4)}-01`}::date
+    ) d
     group by 1, 2, 3, 4, 5`.execute(db)
 
   const history = new Map<string, Map<string, MonthSplit>>()
   for (const r of rows) {
     const cents = Number(r.cents)
+    const category = r.category_id === '' ? null : r.category_id
     if (r.month === month) {
       if (period !== 'past' && r.later) {
-        if (options.futureRows !== false) cell(r.category_id).scheduled += cents
-      } else cell(r.category_id).actual += cents
+        if (options.futureRows !== false) cell(category).scheduled += cents
+      } else cell(category).actual += cents
       continue
     }
     if (r.recurring) continue
-    const key = r.category_id ?? ''
+    const key = r.category_id
     const byMonth = history.get(key) ?? new Map<string, MonthSplit>()
     history.set(key, byMonth)
     const split = byMonth.get(r.month) ?? { early: 0, late: 0 }

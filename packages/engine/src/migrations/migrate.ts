@@ -26,6 +26,7 @@ import * as loans from './0024-loans.ts'
 import * as webhooksNotifications from './0025-webhooks-notifications.ts'
 import * as bankImport from './0026-bank-import.ts'
 import * as assistant from './0027-assistant.ts'
+import * as forecastDays from './0030-forecast-days.ts'
 import * as importBankAccount from './0032-import-bank-account.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
@@ -56,6 +57,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0025-webhooks-notifications': webhooksNotifications,
   '0026-bank-import': bankImport,
   '0027-assistant': assistant,
+  '0030-forecast-days': forecastDays,
   '0032-import-bank-account': importBankAccount,
 }
 

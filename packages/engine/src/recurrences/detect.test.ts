@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { addDays } from '../ledger/model.ts'
 import { shiftMonths } from './cadence.ts'
-import { detectSeries, type HistoryRow } from './detect.ts'
+import { CONVINCING_OCCURRENCES, detectSeries, type HistoryRow } from './detect.ts'
 
 /** A small deterministic generator, so a failure replays. */
 function random(seed: number) {
@@ -87,5 +87,76 @@ describe('detecting recurring charges', () => {
   it('drops a series that stopped', () => {
     const stopped = ['2024-01-05', '2024-02-05', '2024-03-05', '2024-04-05'].map((d) => row(d, -700))
     expect(detectSeries(stopped, '2024-09-01')).toBeNull()
+  })
+
+  it('reports no random shop as recurring, however often it is visited', () => {
+    // Visits at random days and amounts (as the bench household's 300 shops get them), two years.
+    const today = '2026-11-25'
+    const days = Array.from({ length: 762 }, (_, d) => addDays(today, -d))
+    const means = [1_800, 2_500, 4_000, 3_000, 300, 4_500, 2_000]
+    // Coincidences are likeliest at the quieter shops (few visits at any one amount), so more of those.
+    for (const [perWeek, shops] of [
+      [0.5, 800],
+      [1, 600],
+      [2, 150],
+      [4, 100],
+    ] as const) {
+      const rnd = random(100 + perWeek * 10)
+      const found: string[] = []
+      for (let shop = 0; shop < shops; shop++) {
+        const visits = days
+          .filter(() => rnd() < perWeek / 7)
+          .map((date) => {
+            const mean = means[Math.floor(rnd() * means.length)]!
+            return row(date, -Math.max(50, Math.round((mean * (0.4 + rnd() * 1.2)) / 3)))
+          })
+        const series = detectSeries(visits, today)
+        if (series) found.push(`${series.cadence} x${series.rows.length}`)
+      }
+      expect({ perWeek, found }).toEqual({ perWeek, found: [] })
+    }
+  })
+
+  it('takes two charges a year apart for a yearly bill only when they are most of what the payee is paid', () => {
+    const renewal = [row('2025-03-14', -8_900), row('2026-03-15', -9_200)]
+    expect(detectSeries(renewal, '2026-04-01')?.cadence).toBe('yearly')
+    expect(detectSeries([...renewal, row('2025-09-02', -2_500)], '2026-04-01')?.cadence).toBe('yearly')
+    // The same pair among a shop's everyday visits is a coincidence.
+    const rnd = random(9)
+    const visits = Array.from({ length: 40 }, (_, i) =>
+      row(addDays('2025-03-20', i * 9), -(1_000 + Math.round(rnd() * 3_000))),
+    ).filter((r) => !r.amountCents.toString().startsWith('-8') && !r.amountCents.toString().startsWith('-9'))
+    expect(detectSeries([...renewal, ...visits], '2026-04-01')).toBeNull()
+  })
+
+  it('takes three weekly charges only when they are most of the group, and six or more anywhere', () => {
+    const three = [0, 7, 14].map((d) => row(addDays('2026-01-05', d), -1_250))
+    expect(detectSeries(three, '2026-01-20')?.cadence).toBe('weekly')
+    const visits = [3, 10, 17, 24, 31, 38].map((d) => row(addDays('2025-11-01', d), -(2_000 + d * 97)))
+    expect(detectSeries([...three, ...visits], '2026-01-20')).toBeNull()
+    // A monthly membership at a store also shopped at: six months in a row convince on their own.
+    const membership = Array.from({ length: CONVINCING_OCCURRENCES }, (_, i) =>
+      row(shiftMonths('2025-08-01', i, 12), -1_499),
+    )
+    const shopping = Array.from({ length: 20 }, (_, i) =>
+      row(addDays('2025-08-03', i * 9), -(2_000 + i * 310)),
+    )
+    const series = detectSeries([...membership, ...shopping], '2026-01-20')
+    expect(series?.cadence).toBe('monthly')
+    expect(series?.rows.map((r) => r.id)).toEqual(membership.map((r) => r.id))
+    expect(detectSeries([...membership.slice(1), ...shopping], '2026-01-20')).toBeNull()
+  })
+
+  it('refuses charges whose intervals or amounts wander', () => {
+    // Same amount, gaps of 30, 45, 26 and 38 days: no cadence holds them within two days.
+    const gaps = ['2025-06-01', '2025-07-01', '2025-08-15', '2025-09-10', '2025-10-18'].map((d) =>
+      row(d, -4_000),
+    )
+    expect(detectSeries(gaps, '2025-10-20')).toBeNull()
+    // Monthly to the day, but each amount 20% off the last.
+    const wandering = [-4_000, -4_800, -3_840, -4_600, -3_700].map((c, i) =>
+      row(shiftMonths('2025-06-10', i, 10), c),
+    )
+    expect(detectSeries(wandering, '2025-10-20')).toBeNull()
   })
 })

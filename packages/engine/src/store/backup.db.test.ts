@@ -2,7 +2,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { migrateToLatest, newUlid, openPGliteStore, operations, runMutation, SCOPES } from '@hearth/engine'
 import { BackupError, restoreBackup, writeBackup } from '@hearth/engine/node'
-import { sharedStore, tempDataDir } from '@hearth/test/store'
+import { newHousehold, sharedStore, tempDataDir } from '@hearth/test/store'
+import { sql } from 'kysely'
 import { afterAll, describe, expect, it } from 'vitest'
 
 const dirs: string[] = []
@@ -23,6 +24,21 @@ describe('backup and restore', () => {
       { id, name: 'Backed up' },
       { userId: id, scopes: [...SCOPES], now: new Date() },
     )
+    // A row to spend, so the restored store has daily sums to rebuild.
+    const ctx = await newHousehold(store)
+    const accountId = newUlid()
+    await runMutation(
+      store.db,
+      operations.accounts.create,
+      { id: accountId, name: 'Cash', type: 'cash' },
+      ctx,
+    )
+    await runMutation(
+      store.db,
+      operations.transactions.create,
+      { id: newUlid(), accountId, date: '2025-05-05', amountCents: -4_200 },
+      ctx,
+    )
     const files = tempDataDir(dirs)
     const header = await writeBackup(store, join(files, 'source.jsonl'))
     expect(header.tables.map((t) => t.name)).toContain('tags')
@@ -33,6 +49,22 @@ describe('backup and restore', () => {
       await writeBackup(target, join(files, 'copy.jsonl'))
       const sorted = (lines: string[]) => [...lines].sort()
       expect(sorted(body(join(files, 'copy.jsonl')))).toEqual(sorted(body(join(files, 'source.jsonl'))))
+      // The daily spending sums are not in the file: the restore's triggers rebuild them from its rows.
+      expect(header.tables.map((t) => t.name)).not.toContain('forecast_days')
+      const kept = await sql<{ key: string; cents: string }>`
+        select household_id || date::text || account_id || category_id || recurring::text as key,
+          spent_cents::text as cents
+        from forecast_days where spent_cents <> 0 order by 1`.execute(target.db)
+      const ledger = await sql<{ key: string; cents: string }>`
+        select t.household_id || t.date::text || t.account_id || coalesce(s.category_id, t.category_id, '')
+            || (t.source = 'recurring')::text as key,
+          sum(-coalesce(s.amount_cents, t.amount_cents))::text as cents
+        from transactions t
+        left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
+        where t.deleted_at is null and t.merged_into_id is null and t.kind = 'normal' and t.transfer_group_id is null
+        group by 1 having sum(-coalesce(s.amount_cents, t.amount_cents)) <> 0 order by 1`.execute(target.db)
+      expect(kept.rows.length).toBeGreaterThan(0)
+      expect(kept.rows).toEqual(ledger.rows)
       // Restoring twice is refused: the store holds data now.
       await expect(restoreBackup(target, join(files, 'source.jsonl'))).rejects.toThrow(BackupError)
     } finally {

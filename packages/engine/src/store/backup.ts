@@ -8,6 +8,11 @@ import type { Store } from './store.ts'
 const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock'])
 /** Tables that cache what other tables say, kept up to date by triggers (migration 0012). */
 const CACHES = new Set(['budget_closings'])
+/**
+ * Tables triggers rebuild, in replica mode too, from the rows a restore writes (migration 0030):
+ * never dumped, since restoring them as well would count every row twice.
+ */
+const DERIVED = new Set(['forecast_days'])
 const FORMAT = 'hearth-backup'
 const INSERT_BATCH = 500
 
@@ -222,7 +227,7 @@ async function tablesOf(db: Store['db']): Promise<{ name: string; columns: Colum
      order by c.relname, a.attnum`.execute(db)
   const tables = new Map<string, Column[]>()
   for (const row of rows) {
-    if (MIGRATION_TABLES.has(row.table_name)) continue
+    if (MIGRATION_TABLES.has(row.table_name) || DERIVED.has(row.table_name)) continue
     const columns = tables.get(row.table_name) ?? []
     columns.push({ name: row.column_name, type: row.type, sequence: row.sequence })
     tables.set(row.table_name, columns)

@@ -105,6 +105,10 @@ export const READ_POLICY = {
     serverOnly: true,
     why: 'Month closings each store computes from its own rows and keeps as a cache; never synced.',
   },
+  forecast_days: {
+    serverOnly: true,
+    why: 'Daily spending sums each store keeps from its own rows by triggers, for forecasts; never synced.',
+  },
   recurrence_announcements: {
     serverOnly: true,
     why: 'Which price changes recurrence.priceChanged already announced; the server alone announces.',
