@@ -257,6 +257,8 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
           lastSyncedAt: null,
           error: null,
           missingScopes: knownMissingScopes(replica),
+          nextRetryAt: null,
+          retryAttempt: 0,
         }
       )
     },
