@@ -183,7 +183,10 @@ export class SyncConnection {
 
   get status(): SyncStatus {
     const pending = this.replica.pendingCount
-    const state = !this.welcomed ? 'offline' : this.caughtUp && pending === 0 ? 'online' : 'syncing'
+    // Offline from the moment sync is no longer wanted (disconnect, a refusal), even while the
+    // socket's close handshake is still under way.
+    const state =
+      !this.welcomed || !this.wanted ? 'offline' : this.caughtUp && pending === 0 ? 'online' : 'syncing'
     return {
       state,
       pending,
