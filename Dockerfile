@@ -1,4 +1,4 @@
-# Hearth server image: docs/operations.md#docker. Build: docker build -t hearth .
+# Hearth server image: README.md#containers. Build: docker build -t hearth .
 # Stage 1 installs the runtime dependencies only, from the lock file.
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app

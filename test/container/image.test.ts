@@ -70,13 +70,24 @@ describe.skipIf(!enabled)('the container image', () => {
     const port = await freePort()
     const start = async (name: string, env: string[] = []) => {
       names.push(name)
-      await ce('run', '-d', '--name', name, '-p', `127.0.0.1:${port}:8787`, '-v', `${volume}:/data`, ...env, tag)
+      await ce(
+        'run',
+        '-d',
+        '--name',
+        name,
+        '-p',
+        `127.0.0.1:${port}:8787`,
+        '-v',
+        `${volume}:/data`,
+        ...env,
+        tag,
+      )
       return healthy(`http://127.0.0.1:${port}/healthz`)
     }
     const first = `hearth-test-a-${process.pid}`
-    expect(await start(first, ['-e', 'HEARTH_INIT_CURRENCY=EUR', '-e', 'HEARTH_INIT_TIMEZONE=Europe/Berlin'])).toEqual(
-      { status: 'ok', store: 'pglite' },
-    )
+    expect(
+      await start(first, ['-e', 'HEARTH_INIT_CURRENCY=EUR', '-e', 'HEARTH_INIT_TIMEZONE=Europe/Berlin']),
+    ).toEqual({ status: 'ok', store: 'pglite' })
     expect((await ce('exec', first, 'id', '-u')).stdout).toBe('1000')
     const config = JSON.parse((await ce('inspect', tag)).stdout)[0]
     expect(config.Config.Volumes).toHaveProperty('/data')
@@ -84,7 +95,12 @@ describe.skipIf(!enabled)('the container image', () => {
     expect(config.Config.Healthcheck.Test.join(' ')).toContain('/healthz')
     // The image's own HEALTHCHECK command, run now rather than at its 30 s interval.
     if (engine === 'podman') expect((await ce('healthcheck', 'run', first)).stdout).toBe('')
-    else await expect.poll(async () => (await ce('inspect', '-f', '{{.State.Health.Status}}', first)).stdout, { timeout: 120_000 }).toBe('healthy')
+    else
+      await expect
+        .poll(async () => (await ce('inspect', '-f', '{{.State.Health.Status}}', first)).stdout, {
+          timeout: 120_000,
+        })
+        .toBe('healthy')
 
     const logs = await ce('logs', first)
     const key = keyIn(logs.stdout + logs.stderr)
@@ -92,7 +108,11 @@ describe.skipIf(!enabled)('the container image', () => {
     expect(logs.stdout).toContain('Household currency: EUR (from HEARTH_INIT_CURRENCY)')
     const api = `http://127.0.0.1:${port}/households/current`
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-    const made = await fetch(`${api}/tags`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Shared' }) })
+    const made = await fetch(`${api}/tags`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Shared' }),
+    })
     expect(made.status).toBe(201)
 
     // `stop` sends SIGTERM to PID 1, the server itself, and waits up to 30 s before SIGKILL.
@@ -101,7 +121,9 @@ describe.skipIf(!enabled)('the container image', () => {
     expect(Date.now() - stopping).toBeLessThan(25_000)
     expect((await ce('inspect', '-f', '{{.State.ExitCode}}', first)).stdout).toBe('0')
     const stopped = await ce('logs', first)
-    expect(stopped.stdout + stopped.stderr).toMatch(/"signal":"SIGTERM".*"msg":"shutting down"[\s\S]*"msg":"stopped"/)
+    expect(stopped.stdout + stopped.stderr).toMatch(
+      /"signal":"SIGTERM".*"msg":"shutting down"[\s\S]*"msg":"stopped"/,
+    )
 
     // A new container on the same volume has the household and no new key.
     const second = `hearth-test-b-${process.pid}`
@@ -131,7 +153,15 @@ describe.skipIf(!enabled)('the container image', () => {
       expect(household.status).toBe(200)
       expect((await household.json()).baseCurrency).toBe('CHF')
       await c('stop', '-t', '30', 'hearth')
-      const { stdout: id } = await ce('ps', '-a', '-q', '--filter', `label=com.docker.compose.project=${project}`, '--filter', 'label=com.docker.compose.service=hearth')
+      const { stdout: id } = await ce(
+        'ps',
+        '-a',
+        '-q',
+        '--filter',
+        `label=com.docker.compose.project=${project}`,
+        '--filter',
+        'label=com.docker.compose.service=hearth',
+      )
       expect((await ce('inspect', '-f', '{{.State.ExitCode}}', id.split('\n')[0]!)).stdout).toBe('0')
     } finally {
       await c('down', '-v').catch(() => {})
