@@ -92,7 +92,8 @@ describe.skipIf(!enabled)('the container image', () => {
     const config = JSON.parse((await ce('inspect', tag)).stdout)[0]
     expect(config.Config.Volumes).toHaveProperty('/data')
     expect(config.Config.User).toBe('node')
-    expect(config.Config.Healthcheck.Test.join(' ')).toContain('/healthz')
+    // Docker keeps it in Config, podman beside it.
+    expect((config.Config.Healthcheck ?? config.Healthcheck).Test.join(' ')).toContain('/healthz')
     // The image's own HEALTHCHECK command, run now rather than at its 30 s interval.
     if (engine === 'podman') expect((await ce('healthcheck', 'run', first)).stdout).toBe('')
     else
