@@ -10,6 +10,7 @@ import { withNewIds } from './new-ids.ts'
 import { Presence, type PresenceEntry } from './presence.ts'
 import type { MutationQueue } from './queue/mutation-queue.ts'
 import { Replica } from './replica.ts'
+import { type WithRestNames, withRestNames } from './rest-arguments.ts'
 import {
   type HearthEvents,
   knownMissingScopes,
@@ -67,7 +68,7 @@ export type MutateCalls = {
     [V in keyof DeviceMutators[N]]: (
       args: V extends 'create' | 'bulkCreate'
         ? NewIdsOptional<z.input<Arg<DeviceMutators[N][V]>>>
-        : z.input<Arg<DeviceMutators[N][V]>>,
+        : WithRestNames<`${N & string}.${V & string}`, z.input<Arg<DeviceMutators[N][V]>>>,
     ) => Promise<ResultOf<DeviceMutators[N][V]>>
   }
 }
@@ -85,7 +86,7 @@ type NewIdsOptional<T> = {
 export type QueryCalls = {
   [N in keyof DeviceQueries]: {
     [V in keyof DeviceQueries[N]]: (
-      args?: z.input<Arg<DeviceQueries[N][V]>>,
+      args?: WithRestNames<`${N & string}.${V & string}`, z.input<Arg<DeviceQueries[N][V]>>>,
     ) => Promise<QueryResultOf<DeviceQueries[N][V]>>
   }
 }
@@ -148,7 +149,7 @@ export interface Hearth {
    */
   watch<K extends QueryName>(
     name: K,
-    args: z.input<Arg<QueryAt<K>>>,
+    args: WithRestNames<K, z.input<Arg<QueryAt<K>>>>,
     listener: (result: QueryResultOf<QueryAt<K>>) => void,
     onError?: (error: unknown) => void,
   ): () => void
@@ -221,7 +222,8 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
   })
 
   const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
-    const { result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, args), {
+    const named = withRestNames(mutator.name, args)
+    const { result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, named), {
       push: (queued) => connection?.push(queued),
       settled: (queued, refused) => connection?.settled(queued, refused),
     })
@@ -242,7 +244,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     deviceQueries,
     (q: Query) =>
       async (args: unknown = {}) =>
-        (await readQuery(q, args)).result,
+        (await readQuery(q, withRestNames(q.name, args))).result,
   ) as QueryCalls
   const stats = { liveQueryRuns: 0 }
   let watching = 0
@@ -257,6 +259,8 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
           lastSyncedAt: null,
           error: null,
           missingScopes: knownMissingScopes(replica),
+          nextRetryAt: null,
+          retryAttempt: 0,
         }
       )
     },
@@ -284,11 +288,13 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     presence: { set: (state) => presence.set(state), list: () => presence.list() },
     ai: hearthAi(options, replica.identity.householdId),
     on: (event, listener) => events.on(event, listener),
-    watch(name, args, listener, onError) {
+    watch(name, restArgs, listener, onError) {
       const [noun, verb] = (name as string).split('.') as [string, string]
       const q = (deviceQueries as unknown as Record<string, Record<string, Query>>)[noun]?.[verb]
       if (!q) throw new TypeError(`No device query is named ${name as string}.`)
+      let args: unknown
       try {
+        args = withRestNames(q.name, restArgs)
         parseArgs(q.args, args)
       } catch (error) {
         // Arguments that can never run are reported once, not again at every later change.

@@ -45,6 +45,27 @@ export interface SyncStatus {
    * that reads them throws `INSUFFICIENT_SCOPE`. Empty until the server first let the device in.
    */
   missingScopes: Scope[]
+  /**
+   * While offline and sync still wanted: when the next reconnect attempt starts, for a countdown
+   * ("retrying in 4 s"); null while connected, while an attempt is under way, after
+   * `disconnect()` and once a refusal stopped sync. `sync.connect()` retries at once.
+   */
+  nextRetryAt: Date | null
+  /**
+   * The reconnect attempt scheduled or under way since the device was last connected: 1 for the
+   * first after a drop, 2 once that one failed, ...; 0 while connected or not reconnecting.
+   */
+  retryAttempt: number
+}
+
+/** A reconnect attempt was scheduled: the `reconnecting` event, one per failed attempt. */
+export interface ReconnectingEvent {
+  /** Which attempt since the device was last connected: 1 for the first after a drop. */
+  attempt: number
+  /** When the next attempt starts. */
+  at: Date
+  /** Its delay from now, in milliseconds. */
+  delayMs: number
 }
 
 /** A refusal after which reconnecting cannot help until someone changes the key or membership. */
@@ -74,6 +95,11 @@ export interface HearthEvents extends Record<string, unknown> {
   /** The replica was replaced by a snapshot because it could not continue from its cursor. */
   reset: { reason: string }
   status: SyncStatus
+  /**
+   * The next reconnect attempt was scheduled (after a drop or each failed attempt); for a retry
+   * countdown. `status` does not fire for these while the device stays offline.
+   */
+  reconnecting: ReconnectingEvent
   /** A refusal from the server, such as a revoked key; fatal ones stop reconnecting. */
   error: { code: string; message: string; fatal: boolean }
   /** Who is online changed, or what one of them shares. */
@@ -133,6 +159,7 @@ export class SyncConnection {
   private snapshot: { pages: PageStream; applied: Promise<unknown> } | null = null
   private resetReason: string | null = null
   private attempts = 0
+  private nextRetryAt: Date | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
   private chain: Promise<void> = Promise.resolve()
   private lastHeard = 0
@@ -156,7 +183,10 @@ export class SyncConnection {
 
   get status(): SyncStatus {
     const pending = this.replica.pendingCount
-    const state = !this.welcomed ? 'offline' : this.caughtUp && pending === 0 ? 'online' : 'syncing'
+    // Offline from the moment sync is no longer wanted (disconnect, a refusal), even while the
+    // socket's close handshake is still under way.
+    const state =
+      !this.welcomed || !this.wanted ? 'offline' : this.caughtUp && pending === 0 ? 'online' : 'syncing'
     return {
       state,
       pending,
@@ -164,6 +194,8 @@ export class SyncConnection {
       lastSyncedAt: this.lastSyncedAt,
       error: this.failure,
       missingScopes: knownMissingScopes(this.replica),
+      nextRetryAt: this.nextRetryAt,
+      retryAttempt: this.welcomed || !this.wanted ? 0 : this.attempts,
     }
   }
 
@@ -172,6 +204,10 @@ export class SyncConnection {
     this.wanted = true
     this.failure = null
     this.attempts = 0
+    // A reconnect that was waiting starts now.
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.nextRetryAt = null
     if (!this.socket) this.open()
   }
 
@@ -180,6 +216,7 @@ export class SyncConnection {
     this.wanted = false
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
+    this.nextRetryAt = null
     const socket = this.socket
     if (socket) {
       const closed = new Promise<void>((resolve) => {
@@ -279,8 +316,9 @@ export class SyncConnection {
       this.snapshot?.pages.fail(new Error('The connection closed during a snapshot.'))
       this.snapshot = null
       this.presence.disconnected()
-      this.emitStatus()
+      // Scheduled first, so the status that announces going offline says when the next try is.
       if (this.wanted) this.scheduleReconnect()
+      this.emitStatus()
     }
   }
 
@@ -299,11 +337,15 @@ export class SyncConnection {
   private scheduleReconnect(): void {
     const min = this.options.reconnectMinMs ?? 100
     const max = this.options.reconnectMaxMs ?? 5000
-    const delay = Math.min(max, min * 2 ** this.attempts++) * (0.5 + Math.random() / 2)
+    const delay = Math.round(Math.min(max, min * 2 ** this.attempts++) * (0.5 + Math.random() / 2))
+    const at = new Date(Date.now() + delay)
+    this.nextRetryAt = at
     this.timer = setTimeout(() => {
       this.timer = null
+      this.nextRetryAt = null
       if (this.wanted && !this.socket) this.open()
     }, delay)
+    this.events.emit('reconnecting', { attempt: this.attempts, at, delayMs: delay })
   }
 
   private enqueue(task: () => Promise<void>): void {
@@ -503,8 +545,10 @@ export class SyncConnection {
   private emitStatus(): void {
     const status = this.status
     if (status.state === 'online') this.lastSyncedAt = new Date()
-    // Each failed reconnect attempt closes a socket; offline staying offline is no news.
-    const offline = status.state === 'offline' ? JSON.stringify(status) : null
+    // Each failed reconnect attempt closes a socket; offline staying offline is no news (the
+    // `reconnecting` event carries the countdown).
+    const { nextRetryAt: _at, retryAttempt: _n, ...news } = status
+    const offline = status.state === 'offline' ? JSON.stringify(news) : null
     if (offline !== null && offline === this.lastOffline) return
     this.lastOffline = offline
     this.events.emit('status', this.status)

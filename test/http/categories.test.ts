@@ -384,4 +384,35 @@ describe('carrying overspending', () => {
     const cell = month.body.groups.flatMap((g: any) => g.categories).find((c: any) => c.id === made.body.id)
     expect(cell.carryOverspending).toBe(true)
   })
+
+  it('is set when the category is created, and a non-boolean is refused naming the field', async () => {
+    const owner = await server.newOwner()
+    const H = `/households/${owner.householdId}`
+    const group = await owner.api.post(`${H}/category-groups`, { name: 'Bills' })
+    const made = await owner.api.post(`${H}/categories`, {
+      groupId: group.body.id,
+      name: 'Car repairs',
+      carryOverspending: true,
+    })
+    expect(made.status).toBe(201)
+    expect(made.body.carryOverspending).toBe(true)
+    const plain = await owner.api.post(`${H}/categories`, { groupId: group.body.id, name: 'Fuel' })
+    expect(plain.body.carryOverspending).toBe(false)
+    const listed = (await owner.api.get(`${H}/categories`)).body.items
+    expect(listed.find((c: any) => c.id === made.body.id).carryOverspending).toBe(true)
+    expect(listed.find((c: any) => c.id === plain.body.id).carryOverspending).toBe(false)
+    const month = await owner.api.get(`${H}/budgets/2024-03`)
+    const cell = month.body.groups.flatMap((g: any) => g.categories).find((c: any) => c.id === made.body.id)
+    expect(cell.carryOverspending).toBe(true)
+
+    const bad = await owner.api.post(`${H}/categories`, {
+      groupId: group.body.id,
+      name: 'Tyres',
+      carryOverspending: 'yes',
+    })
+    const body = expectProblem(bad, 400, 'VALIDATION_FAILED')
+    expect(body.errors.map((e: any) => e.path)).toEqual(['carryOverspending'])
+    const after = (await owner.api.get(`${H}/categories`)).body.items
+    expect(after.some((c: any) => c.name === 'Tyres')).toBe(false)
+  })
 })

@@ -54,6 +54,20 @@ describe('OpenAPI document', () => {
       }
     }
   })
+
+  it('documents carryOverspending on category create and update bodies', async () => {
+    const doc = (await apiClient(server.url, null).get('/openapi.json')).body
+    const bodyOf = (op: any) => {
+      let schema = op.requestBody.content['application/json'].schema
+      while (schema.$ref) schema = doc.components.schemas[schema.$ref.split('/').at(-1)]
+      return schema
+    }
+    const create = bodyOf(doc.paths['/households/{householdId}/categories'].post)
+    const update = bodyOf(doc.paths['/households/{householdId}/categories/{categoryId}'].patch)
+    expect(create.properties.carryOverspending).toMatchObject({ type: 'boolean' })
+    expect(create.required ?? []).not.toContain('carryOverspending')
+    expect(update.properties.carryOverspending).toMatchObject({ type: 'boolean' })
+  })
 })
 
 describe('API reference page', () => {

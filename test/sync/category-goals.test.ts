@@ -62,6 +62,39 @@ describe('category goals through the SDK', () => {
     expect(after.body.items.find((c: any) => c.id === id).goal).toBeNull()
   })
 
+  it('creates a category that carries overspending on a device; REST and the replica agree', async () => {
+    const owner = await newOwner(server)
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    const groupId = ulid()
+    const id = ulid()
+    await device.mutate.categoryGroups.create({ id: groupId, name: 'Bills' })
+    const created = await device.mutate.categories.create({
+      id,
+      groupId,
+      name: 'Car repairs',
+      carryOverspending: true,
+    })
+    expect(created.carryOverspending).toBe(true)
+    await device.sync.whenSynced()
+    const rest = await owner.api.get('/households/current/categories')
+    expect(rest.body.items.find((c: any) => c.id === id).carryOverspending).toBe(true)
+    const restMonth = await owner.api.get('/households/current/budgets/2024-03')
+    const restCell = restMonth.body.groups.flatMap((g: any) => g.categories).find((c: any) => c.id === id)
+    expect(restCell.carryOverspending).toBe(true)
+    const localMonth = await device.query.budgets.get({ month: '2024-03' })
+    const localCell = localMonth.groups.flatMap((g) => g.categories).find((c) => c.id === id)
+    expect(localCell?.carryOverspending).toBe(true)
+    await expect(
+      device.mutate.categories.create({
+        id: ulid(),
+        groupId,
+        name: 'Bad',
+        carryOverspending: 'yes' as never,
+      }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'carryOverspending' }] })
+  })
+
   it('refuses a bad goal on the device before anything is queued', async () => {
     const owner = await newOwner(server)
     const device = await newDevice(server, owner)

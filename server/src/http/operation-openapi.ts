@@ -87,7 +87,10 @@ export function openApiEntry({ operation, spec }: OperationRoute, ifMatch = fals
         .string()
         .meta({ description: 'A household id, or `current` for your default household.' }),
     }),
-    ...Object.fromEntries(pathParams.map((p) => [p, z.string()])),
+    // Which argument of the operation (and so of the SDK call) the parameter fills.
+    ...Object.fromEntries(
+      pathParams.map((p) => [p, z.string().meta({ 'x-hearth-argument': argName(spec, pathParams, p) })]),
+    ),
   })
   const write = hasBody(spec)
   const scopeLine = operation.scope

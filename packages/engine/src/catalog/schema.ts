@@ -35,6 +35,8 @@ export const CreateCategoryArgsSchema = z.strictObject({
   hidden: z.boolean().optional(),
   /** The budget goal; omitted or null: none. */
   goal: CategoryGoalSchema.nullable().optional(),
+  /** Cash overspending carries into next month in the category (from every month on); default false. */
+  carryOverspending: z.boolean().optional(),
 })
 export type CreateCategoryArgs = z.output<typeof CreateCategoryArgsSchema>
 

@@ -41,6 +41,7 @@ export const createCategory = defineMutator({
         position: args.position ?? (await nextPosition(tx, 'categories', ctx.householdId, args.groupId)),
         hidden: args.hidden ?? false,
         goal: args.goal ? JSON.stringify(args.goal) : null,
+        carry_overspending: args.carryOverspending ?? false,
         created_at: ctx.now,
         updated_at: ctx.now,
       })
