@@ -1,6 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { localDate, SCOPES } from '@hearth/engine'
 import { announceBillsDueSoon, announcePriceChanges } from '@hearth/server'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, it } from 'vitest'
 import { type ApiClient, useTestServer } from '../src/index.ts'
 import { expectStatus, H } from './catalog-fixture.ts'
@@ -34,7 +34,13 @@ async function feedOf(api: ApiClient, kind: string, n: number): Promise<any[]> {
 }
 
 /** A monthly recurrence whose first occurrence is `startDate`. */
-async function recurrence(api: ApiClient, accountId: string, name: string, amountCents: number, startDate: string) {
+async function recurrence(
+  api: ApiClient,
+  accountId: string,
+  name: string,
+  amountCents: number,
+  startDate: string,
+) {
   return expectStatus(
     await api.post(`${H}/recurrences`, {
       name,
@@ -59,7 +65,10 @@ describe('notifications from recurrences', () => {
       }),
       200,
     )
-    const account = expectStatus(await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+    const account = expectStatus(
+      await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }),
+      201,
+    )
     const due = addDays(today(), 2)
     const rent = await recurrence(owner.api, account.id, 'Rent', -120_000, due)
     // Income is no bill, and a bill ten days away is not due soon.
@@ -102,7 +111,10 @@ describe('notifications from recurrences', () => {
 
   it('does not announce a paused bill, nor one already booked', async () => {
     const owner = await server.newOwner()
-    const account = expectStatus(await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201)
+    const account = expectStatus(
+      await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }),
+      201,
+    )
     const paused = await recurrence(owner.api, account.id, 'Paused', -1_000, addDays(today(), 1))
     expectStatus(await owner.api.post(`${H}/recurrences/${paused.id}/pause`), 200)
     const booked = await recurrence(owner.api, account.id, 'Water', -3_000, addDays(today(), 1))
@@ -122,7 +134,10 @@ describe('notifications from recurrences', () => {
       }),
       200,
     )
-    const account = expectStatus(await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }), 201).id
+    const account = expectStatus(
+      await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' }),
+      201,
+    ).id
     const payee = expectStatus(await owner.api.post(`${H}/payees`, { name: 'City Water' }), 201).id
     const water = expectStatus(
       await owner.api.post(`${H}/recurrences`, {
@@ -160,7 +175,8 @@ describe('notifications from recurrences', () => {
       })
     }
     await sleep(1500)
-    for (const who of [owner, member]) expect(await feedOf(who.api, 'recurrence_price_change', 1)).toHaveLength(1)
+    for (const who of [owner, member])
+      expect(await feedOf(who.api, 'recurrence_price_change', 1)).toHaveLength(1)
     expect((await feed(quiet.api)).filter((x) => x.kind === 'recurrence_price_change')).toEqual([])
   })
 })

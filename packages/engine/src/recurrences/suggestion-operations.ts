@@ -1,17 +1,17 @@
 import { deriveUlid } from '../catalog/model.ts'
 import { EngineError } from '../errors.ts'
-import { defineMutator, defineQuery } from '../mutator/define.ts'
 import { addDays } from '../ledger/model.ts'
+import { defineMutator, defineQuery } from '../mutator/define.ts'
 import { householdToday } from './lookups.ts'
 import { externalIdOf, type Recurrence, scheduleOf, toRecurrence } from './model.ts'
 import { insertRecurrence } from './mutators.ts'
+import { occurrencesBetween } from './schedule.ts'
 import {
   DismissalArgsSchema,
   MaterializeDueArgsSchema,
   SuggestionKeyArgsSchema,
   SuggestionsArgsSchema,
 } from './schema.ts'
-import { occurrencesBetween } from './schedule.ts'
 import { computeSuggestions, type RecurrenceSuggestion } from './suggestions.ts'
 
 function suggestionNotFound(key: string): EngineError {
