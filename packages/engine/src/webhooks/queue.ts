@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely'
 import type { Database } from '../database.ts'
 import type { EventEnvelope } from '../events/envelope.ts'
 import { monotonicUlids } from '../shared/ulid.ts'
+import { PLAN_EACH_TIME } from '../store/prepared-statements.ts'
 import { webhookBody } from './model.ts'
 import { ALL_EVENTS } from './schema.ts'
 
@@ -98,9 +99,10 @@ export async function claimDeliveries(
     event_id: string
     body: string
     attempts: number
+    next_attempt_at: Date | string
   }>`
     update webhook_deliveries d set locked_until = now() + ${`${options.leaseMs} milliseconds`}::interval,
-      attempts = d.attempts + 1
+      attempts = d.attempts + 1 ${sql.raw(PLAN_EACH_TIME)}
     where (d.household_id, d.id) in (
       select x.household_id, x.id from webhook_deliveries x
       where (x.household_id, x.id) in (
@@ -122,8 +124,13 @@ export async function claimDeliveries(
       and x.status = 'pending' and (x.locked_until is null or x.locked_until < now())
       for update skip locked
     )
-    returning d.household_id, d.id, d.subscription_id, d.event_id, d.body, d.attempts`.execute(db)
+    returning d.household_id, d.id, d.subscription_id, d.event_id, d.body, d.attempts, d.next_attempt_at`.execute(
+    db,
+  )
   if (rows.length === 0) return []
+  // In the order they are due (RETURNING keeps none), so each subscription's go out in order.
+  const due = (r: (typeof rows)[number]) => new Date(r.next_attempt_at).getTime()
+  rows.sort((a, b) => due(a) - due(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const subs = await db
     .selectFrom('webhook_subscriptions')
     .select(['household_id', 'id', 'url', 'secret_sealed', 'previous_secret_sealed', 'previous_secret_until'])
@@ -166,7 +173,7 @@ export async function releaseDeliveries(
 ): Promise<void> {
   if (items.length === 0) return
   await sql`
-    update webhook_deliveries d set locked_until = null, attempts = d.attempts - 1
+    update webhook_deliveries d set locked_until = null, attempts = d.attempts - 1 ${sql.raw(PLAN_EACH_TIME)}
     from unnest(
       ${items.map((i) => i.householdId)}::text[], ${items.map((i) => i.id)}::text[],
       ${items.map((i) => i.attempts)}::int[]
@@ -205,7 +212,7 @@ export async function recordAttempts(
   if (attempts.length === 0) return new Set()
   const col = <T>(f: (a: RecordedAttempt) => T) => attempts.map(f)
   const { rows } = await sql<{ id: string }>`
-    update webhook_deliveries d set
+    update webhook_deliveries d set ${sql.raw(PLAN_EACH_TIME)}
       status = v.status, locked_until = null, last_attempt_at = now(),
       response_status = v.response_status, latency_ms = v.latency_ms,
       response_snippet = v.snippet, error = v.error, next_attempt_at = v.next_attempt_at,
