@@ -2,14 +2,37 @@ import {
   type ClaimedDelivery,
   claimDeliveries,
   fanOutEvents,
+  migrateToLatest,
   operations,
   recordAttempts,
   releaseDeliveries,
   runMutation,
+  type Store,
 } from '@hearth/engine'
-import { newHousehold, sharedStore } from '@hearth/test/store'
+import { openStore } from '@hearth/engine/node'
+import { newHousehold } from '@hearth/test/store'
 import { ulid } from 'ulidx'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { isolatedStore } from './src/index.ts'
+
+// A store of its own: on a shared PostgreSQL database every test server's dispatcher would claim
+// (and try to send) these deliveries too, and these claims would hold theirs.
+let isolated: Awaited<ReturnType<typeof isolatedStore>>
+let shared: Store
+beforeAll(async () => {
+  isolated = await isolatedStore()
+  shared = await openStore({
+    databaseUrl: isolated.config.databaseUrl,
+    dataDir: isolated.config.dataDir ?? 'memory://',
+    durable: false,
+  })
+  await migrateToLatest(shared.db)
+})
+afterAll(async () => {
+  await shared?.close()
+  await isolated?.drop()
+})
+const sharedStore = async () => shared
 
 const lease = { leaseMs: 60_000, busy: [] as string[] }
 
