@@ -76,9 +76,10 @@ export class WebhookDispatcher {
       idleMs: 1000,
       ...options,
     }
-    // A held delivery may wait for its subscription's slots (each attempt ends by its timeout)
-    // before its own attempt; the lease covers both, with room to record the outcome.
-    this.#leaseMs = this.#o.timeoutMs * (this.#o.prefetch + 1) + 5000
+    // The lease covers an attempt (it ends by its timeout) and recording it, with room to spare,
+    // after the delivery waited up to one more timeout for a slot; one that waited longer is
+    // given back unattempted (#startWaiting). A dead server's deliveries come back as soon.
+    this.#leaseMs = this.#o.timeoutMs * 2 + 5000
   }
 
   /** Starts sending until `stop`. */
