@@ -76,10 +76,11 @@ export class WebhookDispatcher {
       idleMs: 1000,
       ...options,
     }
-    // The lease covers an attempt (it ends by its timeout) and recording it, with room to spare,
-    // after the delivery waited up to one more timeout for a slot; one that waited longer is
-    // given back unattempted (#startWaiting). A dead server's deliveries come back as soon.
-    this.#leaseMs = this.#o.timeoutMs * 2 + 5000
+    // A held delivery may wait for its subscription's slots (each attempt ends by its timeout)
+    // before its own attempt; the lease covers both, with room to record the outcome. One that
+    // waited longer than that allows is given back unattempted (#startWaiting). A dead server's
+    // deliveries come back when their leases end: 55 s after it died with the default timeout.
+    this.#leaseMs = this.#o.timeoutMs * (this.#o.prefetch + 1) + 5000
   }
 
   /** Starts sending until `stop`. */
