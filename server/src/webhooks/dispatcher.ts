@@ -30,8 +30,10 @@ export interface WebhookDispatcherOptions {
   perSubscription?: number
   /**
    * Deliveries of one subscription held at once (in flight and waiting their turn) for each one
-   * that may be in flight; 4. Claiming many at a time costs one leasing statement for a burst of
-   * deliveries rather than one each.
+   * that may be in flight; 1. Claiming for every free slot at once costs one leasing statement for
+   * a burst of deliveries rather than one each. More than 1 holds more per statement but lengthens
+   * the lease (a dead server's deliveries come back later): with 4, the kill test's retry storm
+   * ran past its time limit under load.
    */
   prefetch?: number
   /** Waits between retries; `RETRY_SCHEDULE_MS`. */
@@ -71,7 +73,7 @@ export class WebhookDispatcher {
       timeoutMs: 10_000,
       concurrency: 16,
       perSubscription: 4,
-      prefetch: 4,
+      prefetch: 1,
       retryScheduleMs: RETRY_SCHEDULE_MS,
       idleMs: 1000,
       ...options,
@@ -79,7 +81,7 @@ export class WebhookDispatcher {
     // A held delivery may wait for its subscription's slots (each attempt ends by its timeout)
     // before its own attempt; the lease covers both, with room to record the outcome. One that
     // waited longer than that allows is given back unattempted (#startWaiting). A dead server's
-    // deliveries come back when their leases end: 55 s after it died with the default timeout.
+    // deliveries come back when their leases end: 25 s after it died with the default timeout.
     this.#leaseMs = this.#o.timeoutMs * (this.#o.prefetch + 1) + 5000
   }
 
