@@ -3,13 +3,15 @@ import { readFileSync } from 'node:fs'
 import type { IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { localDate, SCOPES } from '@hearth/engine'
+import { announceBillsDueSoon } from '@hearth/server'
 // @ts-expect-error http_ece (web-push's own encryption library) ships no types.
 import ece from 'http_ece'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import webpush from 'web-push'
 import { useTestServer } from '../src/index.ts'
-import { expectStatus } from './catalog-fixture.ts'
+import { expectStatus, H } from './catalog-fixture.ts'
 import { createAccount, createTransaction } from './ledger-fixture.ts'
 import { eventually } from './webhook-receiver.ts'
 
@@ -183,5 +185,79 @@ describe('notification channels', () => {
     )
     expect(payload.title).toBe('New Hearth notification')
     expect(payload.body).toBeUndefined()
+  })
+
+  it('emails and pushes a bill due soon, as the member chose', async () => {
+    const owner = await server.newOwner()
+    const email = `bills-${owner.userId.toLowerCase()}@example.test`
+    expectStatus(await owner.api.patch('/users/me', { email }), 200)
+    expectStatus(
+      await owner.api.put('/notifications/preferences', {
+        items: [
+          { kind: 'bill_due_soon', channel: 'email', enabled: true },
+          { kind: 'bill_due_soon', channel: 'push', enabled: true, lockScreenDetails: true },
+        ],
+      }),
+      200,
+    )
+    const browser = createECDH('prime256v1')
+    browser.generateKeys()
+    const auth = randomBytes(16).toString('base64url')
+    expectStatus(
+      await owner.api.post('/users/me/push-subscriptions', {
+        endpoint: `${pushUrl}bills-${owner.userId}`,
+        keys: { p256dh: browser.getPublicKey().toString('base64url'), auth },
+      }),
+      201,
+    )
+    const account = await createAccount(owner.api)
+    const today = localDate(new Date(), 'UTC')
+    const due = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+    expectStatus(
+      await owner.api.post(`${H}/recurrences`, {
+        name: 'Internet',
+        accountId: account.id,
+        amountCents: -5_999,
+        frequency: 'monthly',
+        dayOfMonth: Number(due.slice(8)),
+        startDate: due,
+      }),
+      201,
+    )
+    await announceBillsDueSoon(server.store, { actor: 'system', scopes: SCOPES, now: new Date() })
+    const message = await eventually(async () => mail.find((m) => m.to.includes(email)))
+    expect(message.raw).toMatch(new RegExp(`^Subject: Internet is due ${due}$`, 'm'))
+    expect(message.raw).toContain(`Internet: 59.99 is due on ${due}.`)
+    const push = await eventually(async () =>
+      pushes.find(
+        (p) =>
+          p.headers.authorization &&
+          p.body.length > 0 &&
+          (() => {
+            try {
+              return (
+                JSON.parse(
+                  ece
+                    .decrypt(p.body, { version: 'aes128gcm', privateKey: browser, authSecret: auth })
+                    .toString('utf8'),
+                ).kind === 'bill_due_soon'
+              )
+            } catch {
+              return false
+            }
+          })(),
+      ),
+    )
+    const payload = JSON.parse(
+      ece
+        .decrypt(push.body, { version: 'aes128gcm', privateKey: browser, authSecret: auth })
+        .toString('utf8'),
+    )
+    expect(payload).toMatchObject({
+      householdId: owner.householdId,
+      kind: 'bill_due_soon',
+      title: `Internet is due ${due}`,
+      subject: { type: 'recurrence', date: due },
+    })
   })
 })

@@ -1,4 +1,5 @@
-import type { RunningServer } from '@hearth/server'
+import { localDate, SCOPES } from '@hearth/engine'
+import { announceBillsDueSoon, type RunningServer } from '@hearth/server'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { newMember, newOwner, startTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
@@ -70,5 +71,51 @@ describe('notifications on devices', () => {
     // The member's devices never held either change.
     await memberDevice.sync.whenSynced()
     expect(await held(memberDevice)).toEqual([member.userId])
+  })
+
+  it('brings a bill due soon to each member’s own devices, once, and not to a member who turned it off', async () => {
+    const owner = await newOwner(server)
+    const member = await newMember(server, owner)
+    const quiet = await newMember(server, owner)
+    await quiet.api.put('/notifications/preferences', {
+      items: [{ kind: 'bill_due_soon', channel: 'in_app', enabled: false }],
+    })
+    const ownerDevice = await newDevice(server, owner)
+    const memberDevice = await newDevice(server, member)
+    const quietDevice = await newDevice(server, quiet)
+    const account = (await owner.api.post(`${H}/accounts`, { name: 'Checking', type: 'cash' })).body
+    const today = localDate(new Date(), 'UTC')
+    const due = new Date(Date.parse(`${today}T00:00:00Z`) + 2 * 86_400_000).toISOString().slice(0, 10)
+    const rent = (
+      await owner.api.post(`${H}/recurrences`, {
+        name: 'Rent',
+        accountId: account.id,
+        amountCents: -120_000,
+        frequency: 'monthly',
+        dayOfMonth: Number(due.slice(8)),
+        startDate: due,
+      })
+    ).body
+    const actor = { actor: 'system' as const, scopes: SCOPES, now: new Date() }
+    await announceBillsDueSoon(server.store, actor)
+    await announceBillsDueSoon(server.store, actor)
+    for (const [device, who] of [
+      [ownerDevice, owner],
+      [memberDevice, member],
+    ] as const) {
+      const bills = await eventually(async () => {
+        const items = (await device.query.notifications.list({})).filter((n) => n.kind === 'bill_due_soon')
+        expect(items).toHaveLength(1)
+        return items
+      })
+      expect(bills[0]).toMatchObject({
+        title: `Rent is due ${due}`,
+        subject: { type: 'recurrence', recurrenceId: rent.id, date: due },
+      })
+      const held = await device.store.db.selectFrom('notifications').select('user_id').execute()
+      expect(new Set(held.map((r) => r.user_id))).toEqual(new Set([who.userId]))
+    }
+    await quietDevice.sync.whenSynced()
+    expect(await quietDevice.query.notifications.list({})).toEqual([])
   })
 })

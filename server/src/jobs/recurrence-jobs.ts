@@ -70,7 +70,43 @@ export async function announcePriceChanges(
   return { announced }
 }
 
-/** The recurrence jobs: materialization every 10 minutes, price-change announcements hourly. */
+/**
+ * Announces the bills due in the next few days (`recurrence.dueSoon`), once per occurrence, in
+ * every household with an active recurrence that takes money out, one household per transaction.
+ * A household that fails is logged and retried on the next run.
+ */
+export async function announceBillsDueSoon(
+  store: Store,
+  actor: SystemContext,
+  onError: (householdId: string, error: unknown) => void = () => {},
+): Promise<{ announced: number }> {
+  const rows = await store.db
+    .selectFrom('recurrences')
+    .select('household_id')
+    .distinct()
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'active')
+    .where('amount_cents', '<', 0)
+    .where('next_run_date', 'is not', null)
+    .execute()
+  let announced = 0
+  for (const { household_id } of rows) {
+    try {
+      const { result } = await runMutation(
+        store.db,
+        operations.recurrences.announceBillsDueSoon,
+        {},
+        inHousehold(actor, household_id),
+      )
+      announced += result.announced
+    } catch (error) {
+      onError(household_id, error)
+    }
+  }
+  return { announced }
+}
+
+/** The recurrence jobs: materialization every 10 minutes, price-change and bill announcements hourly. */
 export function recurrenceJobs(): Job[] {
   return [
     {
@@ -85,6 +121,14 @@ export function recurrenceJobs(): Job[] {
       name: 'recurrences.announcePriceChanges',
       intervalMs: 60 * MINUTE,
       run: ({ store, actor }) => announcePriceChanges(store, actor),
+    },
+    {
+      name: 'recurrences.announceBillsDueSoon',
+      intervalMs: 60 * MINUTE,
+      run: ({ store, actor, logger }) =>
+        announceBillsDueSoon(store, actor, (householdId, err) =>
+          logger.error({ err, householdId }, 'bill announcement failed'),
+        ),
     },
   ]
 }

@@ -18,10 +18,12 @@ export async function notifyMembers(
   store: Store,
   event: EventEnvelope,
   channels: readonly NotificationChannel[],
+  /** One batch's memo of what `mayNotify` read (see there). */
+  cache?: Map<string, Promise<string | null>>,
 ): Promise<void> {
   if (event.householdId === null) return
   const source = { ...event, data: event.data as Record<string, unknown> }
-  if (!(await mayNotify(store.db, event.householdId, source))) return
+  if (!(await mayNotify(store.db, event.householdId, source, cache))) return
   await runMutation(
     store.db,
     operations.notifications.generate,

@@ -134,6 +134,13 @@ export const EVENT_SCHEMAS = {
     observedAmountCents: Cents,
     transactionIds: z.array(Id),
   }),
+  'recurrence.dueSoon': z.object({
+    recurrenceId: Id,
+    name: z.string(),
+    accountId: Id,
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    amountCents: Cents,
+  }),
   'webhook.disabled': z.object({ subscription: WebhookSubscriptionResource, reason: z.string() }),
 
   'budget.overrun': z.object({

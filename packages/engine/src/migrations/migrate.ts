@@ -27,6 +27,7 @@ import * as webhooksNotifications from './0025-webhooks-notifications.ts'
 import * as bankImport from './0026-bank-import.ts'
 import * as assistant from './0027-assistant.ts'
 import * as forecastDays from './0030-forecast-days.ts'
+import * as webhookClaimIndex from './0031-webhook-claim-index.ts'
 import * as importBankAccount from './0032-import-bank-account.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0026-bank-import': bankImport,
   '0027-assistant': assistant,
   '0030-forecast-days': forecastDays,
+  '0031-webhook-claim-index': webhookClaimIndex,
   '0032-import-bank-account': importBankAccount,
 }
 

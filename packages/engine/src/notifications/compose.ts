@@ -30,6 +30,13 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
     availableCents: string
     subscription: { id: string; url: string }
     reason: string
+    recurrenceId: string
+    name: string
+    scheduledAmountCents: string
+    observedAmountCents: string
+    accountId: string
+    date: string
+    amountCents: string
   }
   switch (event.type) {
     case 'transaction.created': {
@@ -56,6 +63,20 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
         title: 'A webhook was disabled',
         body: `Deliveries to ${d.subscription.url} stopped: ${d.reason}`,
         subject: { type: 'webhookSubscription', subscriptionId: d.subscription.id },
+      }
+    case 'recurrence.dueSoon':
+      return {
+        kind: 'bill_due_soon',
+        title: `${d.name} is due ${d.date}`,
+        body: `${d.name}: ${format(d.amountCents.replace(/^-/, ''))} is due on ${d.date}.`,
+        subject: { type: 'recurrence', recurrenceId: d.recurrenceId, accountId: d.accountId, date: d.date },
+      }
+    case 'recurrence.priceChanged':
+      return {
+        kind: 'recurrence_price_change',
+        title: `${d.name} changed price`,
+        body: `${d.name} was charged ${format(d.observedAmountCents.replace(/^-/, ''))} twice, not the scheduled ${format(d.scheduledAmountCents.replace(/^-/, ''))}.`,
+        subject: { type: 'recurrence', recurrenceId: d.recurrenceId },
       }
     default:
       return null

@@ -19,8 +19,8 @@ export const NOTIFICATION_KINDS = {
   budget_overrun: { live: true, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app', 'push'] },
   large_transaction: { live: true, aboutOwnAction: false, ownersOnly: false, defaults: ['in_app', 'push'] },
   webhook_disabled: { live: true, aboutOwnAction: true, ownersOnly: true, defaults: ['in_app', 'email'] },
-  bill_due_soon: { live: false, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app', 'push'] },
-  recurrence_price_change: { live: false, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app'] },
+  bill_due_soon: { live: true, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app', 'push'] },
+  recurrence_price_change: { live: true, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app'] },
   low_balance_ahead: { live: false, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app', 'push'] },
   change_refused: { live: false, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app'] },
 } as const satisfies Record<string, KindInfo>

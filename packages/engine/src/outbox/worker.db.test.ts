@@ -115,6 +115,38 @@ describe('outbox', () => {
     ])
   })
 
+  it('hands a batch topic its items together in order, and a failing batch item by item, so one bad item fails alone', async () => {
+    const store = await sharedStore()
+    const topic = `batch-${Math.random()}`
+    await enqueue(topic, 5)
+    const calls: number[][] = []
+    const worker = new OutboxWorker(store.db, {
+      handlers: {},
+      batchHandlers: {
+        [topic]: async (items) => {
+          const ids = items.map((item) => item.payload.i as number)
+          calls.push(ids)
+          if (ids.includes(3)) throw new Error('bad item')
+        },
+      },
+    })
+    expect(await worker.tick()).toBe(5)
+    expect(calls).toEqual([[0, 1, 2, 3, 4], [0], [1], [2], [3], [4]])
+    const rows = await store.db
+      .selectFrom('outbox')
+      .select(['payload', 'status', 'last_error'])
+      .where('topic', '=', topic)
+      .orderBy('id')
+      .execute()
+    expect(rows.map((r) => [(r.payload as { i: number }).i, r.status, r.last_error])).toEqual([
+      [0, 'done', null],
+      [1, 'done', null],
+      [2, 'done', null],
+      [3, 'pending', 'bad item'],
+      [4, 'done', null],
+    ])
+  })
+
   it('gives the items of a worker that died back once their lease is over', async () => {
     const store = await sharedStore()
     const topic = `lease-${Math.random()}`

@@ -10,6 +10,7 @@ import {
 import { getRecurrence, listRecurrences } from './queries.ts'
 import {
   acceptSuggestion,
+  announceBillsDueSoon,
   announcePriceChanges,
   dismissSuggestion,
   listSuggestions,
@@ -25,6 +26,7 @@ export function recurrenceOperations(hooks: LedgerHooks) {
   return {
     recurrences: {
       acceptSuggestion,
+      announceBillsDueSoon,
       announcePriceChanges,
       create: createRecurrence,
       delete: deleteRecurrence,

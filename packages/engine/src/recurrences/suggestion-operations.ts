@@ -1,9 +1,11 @@
 import { deriveUlid } from '../catalog/model.ts'
 import { EngineError } from '../errors.ts'
+import { addDays } from '../ledger/model.ts'
 import { defineMutator, defineQuery } from '../mutator/define.ts'
 import { householdToday } from './lookups.ts'
-import { type Recurrence, toRecurrence } from './model.ts'
+import { externalIdOf, type Recurrence, scheduleOf, toRecurrence } from './model.ts'
 import { insertRecurrence } from './mutators.ts'
+import { occurrencesBetween } from './schedule.ts'
 import {
   DismissalArgsSchema,
   MaterializeDueArgsSchema,
@@ -156,6 +158,71 @@ export const announcePriceChanges = defineMutator({
         observedAmountCents: s.amountCents,
         transactionIds: s.transactionIds,
       })
+    }
+    return { announced }
+  },
+})
+
+/** A bill is announced this many days ahead: an occurrence from today to today + 3 is due soon. */
+export const BILL_DUE_SOON_DAYS = 3
+
+/**
+ * Announces each bill coming in the next `BILL_DUE_SOON_DAYS` days once with `recurrence.dueSoon`:
+ * an unbooked occurrence of an active recurrence that takes money out (a negative amount) on an
+ * open account. Each (recurrence, date) is announced once, however often the job runs or on how
+ * many servers (its key `due:<recurrenceId>:<date>` is recorded with the event, in one transaction).
+ */
+export const announceBillsDueSoon = defineMutator({
+  audience: 'system',
+  description: 'Emits recurrence.dueSoon once for each bill due in the next few days.',
+  scope: 'read:recurrences',
+  args: MaterializeDueArgsSchema,
+  async run(tx, _args, ctx): Promise<{ announced: number }> {
+    const today = await householdToday(tx, ctx.householdId, ctx.now)
+    const to = addDays(today, BILL_DUE_SOON_DAYS)
+    const rows = await tx
+      .selectFrom('recurrences as r')
+      .innerJoin('accounts as a', (j) =>
+        j.onRef('a.household_id', '=', 'r.household_id').onRef('a.id', '=', 'r.account_id'),
+      )
+      .selectAll('r')
+      .where('r.household_id', '=', ctx.householdId)
+      .where('r.deleted_at', 'is', null)
+      .where('r.status', '=', 'active')
+      .where('r.amount_cents', '<', 0)
+      .where('r.next_run_date', 'is not', null)
+      .where('r.next_run_date', '<=', to)
+      .where('a.deleted_at', 'is', null)
+      .where('a.status', '=', 'open')
+      .orderBy('r.id')
+      .execute()
+    let announced = 0
+    for (const r of rows) {
+      const from = r.run_from > today ? r.run_from : today
+      for (const date of occurrencesBetween(scheduleOf(r), from, to)) {
+        const booked = await tx
+          .selectFrom('transactions')
+          .select('id')
+          .where('household_id', '=', ctx.householdId)
+          .where('external_id', '=', externalIdOf(r.id, date))
+          .executeTakeFirst()
+        if (booked) continue
+        const inserted = await tx
+          .insertInto('recurrence_announcements')
+          .values({ household_id: ctx.householdId, id: `due:${r.id}:${date}`, created_at: ctx.now })
+          .onConflict((c) => c.columns(['household_id', 'id']).doNothing())
+          .returning('id')
+          .executeTakeFirst()
+        if (!inserted) continue
+        announced++
+        ctx.emit('recurrence.dueSoon', {
+          recurrenceId: r.id,
+          name: r.name,
+          accountId: r.account_id,
+          date,
+          amountCents: String(r.amount_cents),
+        })
+      }
     }
     return { announced }
   },

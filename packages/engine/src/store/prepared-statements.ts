@@ -22,9 +22,22 @@ export function isPreparable(text: string): boolean {
   return PREPARABLE.test(text)
 }
 
+/**
+ * A comment a statement carries to be planned with its values every time, never kept prepared:
+ * one whose best plan depends on how many rows a queue holds right now. Kept prepared, the
+ * webhook claim ran five times on an empty queue, PostgreSQL settled on a generic plan for it,
+ * and with ten thousand deliveries queued one claim then ran for minutes on PGlite.
+ */
+export const PLAN_EACH_TIME = '/* plan each time */'
+
 /** Whether a statement is worth keeping prepared: one that does not vary with its input. */
 export function worthPreparing(text: string, valueCount: number): boolean {
-  return valueCount <= MAX_PREPARED_VALUES && text.length <= MAX_PREPARED_LENGTH && isPreparable(text)
+  return (
+    valueCount <= MAX_PREPARED_VALUES &&
+    text.length <= MAX_PREPARED_LENGTH &&
+    isPreparable(text) &&
+    !text.includes(PLAN_EACH_TIME)
+  )
 }
 
 /**

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../database.ts'
 import type { EventEnvelope } from '../events/envelope.ts'
-import { newUlid } from '../shared/ulid.ts'
+import { monotonicUlids } from '../shared/ulid.ts'
+import { PLAN_EACH_TIME } from '../store/prepared-statements.ts'
 import { webhookBody } from './model.ts'
 import { ALL_EVENTS } from './schema.ts'
 
@@ -19,39 +20,65 @@ export interface ClaimedDelivery {
   previousSecretSealed: string | null
 }
 
+/** Delivery ids increase in the order deliveries are made, within one millisecond too. */
+const deliveryId = monotonicUlids()
+
 /**
  * Records one delivery per active subscription of the event's household that wants its type.
  * Unique per (subscription, event): fanning one event out again (a retried outbox item) adds none.
  */
 export async function fanOutEvent(db: Kysely<Database>, event: EventEnvelope): Promise<number> {
-  if (event.householdId === null) return 0
+  return fanOutEvents(db, [event])
+}
+
+/**
+ * `fanOutEvent` for a batch of events at once: one read of the subscriptions of the batch's
+ * households and one insert for every delivery, rather than two statements per event. The
+ * deliveries' ids grow in the order the events came (the outbox's), so each subscription's queue
+ * keeps the events' order. Answers how many deliveries were new.
+ */
+export async function fanOutEvents(db: Kysely<Database>, events: readonly EventEnvelope[]): Promise<number> {
+  const households = [...new Set(events.flatMap((e) => (e.householdId === null ? [] : [e.householdId])))]
+  if (households.length === 0) return 0
   const subs = await db
     .selectFrom('webhook_subscriptions')
-    .select('id')
-    .where('household_id', '=', event.householdId)
+    .select(['household_id', 'id', 'event_types'])
+    .where('household_id', 'in', households)
     .where('status', '=', 'active')
-    .where(sql<boolean>`(${event.type} = any(event_types) or ${ALL_EVENTS} = any(event_types))`)
+    .orderBy('id')
     .execute()
   if (subs.length === 0) return 0
-  const body = webhookBody(event.type, event.occurredAt, event.data)
   const now = new Date()
-  const { numInsertedOrUpdatedRows } = await db
-    .insertInto('webhook_deliveries')
-    .values(
-      subs.map((s) => ({
-        household_id: event.householdId!,
-        id: newUlid(),
-        subscription_id: s.id,
-        event_id: event.id,
-        event_type: event.type,
-        body,
-        next_attempt_at: now,
-        created_at: now,
-      })),
+  const rows = events.flatMap((event) => {
+    const wanting = subs.filter(
+      (s) =>
+        s.household_id === event.householdId &&
+        (s.event_types.includes(event.type) || s.event_types.includes(ALL_EVENTS)),
     )
-    .onConflict((oc) => oc.columns(['subscription_id', 'event_id']).doNothing())
-    .executeTakeFirst()
-  return Number(numInsertedOrUpdatedRows ?? 0)
+    if (wanting.length === 0) return []
+    const body = webhookBody(event.type, event.occurredAt, event.data)
+    return wanting.map((s) => ({
+      household_id: event.householdId!,
+      id: deliveryId(),
+      subscription_id: s.id,
+      event_id: event.id,
+      event_type: event.type,
+      body,
+      next_attempt_at: now,
+      created_at: now,
+    }))
+  })
+  let inserted = 0
+  // Chunks keep each statement's parameters well under PostgreSQL's 65,535.
+  for (let i = 0; i < rows.length; i += 1000) {
+    const { numInsertedOrUpdatedRows } = await db
+      .insertInto('webhook_deliveries')
+      .values(rows.slice(i, i + 1000))
+      .onConflict((oc) => oc.columns(['subscription_id', 'event_id']).doNothing())
+      .executeTakeFirst()
+    inserted += Number(numInsertedOrUpdatedRows ?? 0)
+  }
+  return inserted
 }
 
 /**
@@ -72,37 +99,38 @@ export async function claimDeliveries(
     event_id: string
     body: string
     attempts: number
+    next_attempt_at: Date | string
   }>`
     update webhook_deliveries d set locked_until = now() + ${`${options.leaseMs} milliseconds`}::interval,
-      attempts = d.attempts + 1
+      attempts = d.attempts + 1 ${sql.raw(PLAN_EACH_TIME)}
     where (d.household_id, d.id) in (
       select x.household_id, x.id from webhook_deliveries x
       where (x.household_id, x.id) in (
-        select c.household_id, c.id from (
-          select w.household_id, w.id, w.next_attempt_at,
-            row_number() over (partition by w.subscription_id order by w.next_attempt_at, w.id) as n
-          from (
-            -- The earliest due deliveries only (the partial index), so a long queue costs a claim
-            -- a bounded read rather than a sort of everything pending.
-            select * from webhook_deliveries
-            where status = 'pending' and next_attempt_at <= now()
-              and (locked_until is null or locked_until < now())
-              and not (subscription_id = any(${[...options.busy]}::text[]))
-            order by next_attempt_at
-            limit ${Math.max(options.limit * options.perSubscription * 4, 200)}
-          ) w
-          join webhook_subscriptions s on s.household_id = w.household_id and s.id = w.subscription_id
-          where s.status = 'active'
+        -- Each active subscription's first due deliveries, read in order from its index
+        -- (webhook_deliveries_claim_idx), then the earliest of them all.
+        select c.household_id, c.id from webhook_subscriptions s
+        cross join lateral (
+          select w.household_id, w.id, w.next_attempt_at from webhook_deliveries w
+          where w.subscription_id = s.id and w.household_id = s.household_id
+            and w.status = 'pending' and w.next_attempt_at <= now()
+            and (w.locked_until is null or w.locked_until < now())
+          order by w.next_attempt_at, w.id
+          limit ${options.perSubscription}
         ) c
-        where c.n <= ${options.perSubscription}
+        where s.status = 'active' and not (s.id = any(${[...options.busy]}::text[]))
         order by c.next_attempt_at, c.id
         limit ${options.limit}
       )
       and x.status = 'pending' and (x.locked_until is null or x.locked_until < now())
       for update skip locked
     )
-    returning d.household_id, d.id, d.subscription_id, d.event_id, d.body, d.attempts`.execute(db)
+    returning d.household_id, d.id, d.subscription_id, d.event_id, d.body, d.attempts, d.next_attempt_at`.execute(
+    db,
+  )
   if (rows.length === 0) return []
+  // In the order they are due (RETURNING keeps none), so each subscription's go out in order.
+  const due = (r: (typeof rows)[number]) => new Date(r.next_attempt_at).getTime()
+  rows.sort((a, b) => due(a) - due(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
   const subs = await db
     .selectFrom('webhook_subscriptions')
     .select(['household_id', 'id', 'url', 'secret_sealed', 'previous_secret_sealed', 'previous_secret_until'])
@@ -134,6 +162,27 @@ export async function claimDeliveries(
   })
 }
 
+/**
+ * Gives back leased deliveries that were never attempted (their sender is stopping, or they
+ * waited too long for a slot): unlocked, with the attempt their claim counted taken back, each
+ * only while that claim still holds it.
+ */
+export async function releaseDeliveries(
+  db: Kysely<Database>,
+  items: readonly Pick<ClaimedDelivery, 'householdId' | 'id' | 'attempts'>[],
+): Promise<void> {
+  if (items.length === 0) return
+  await sql`
+    update webhook_deliveries d set locked_until = null, attempts = d.attempts - 1 ${sql.raw(PLAN_EACH_TIME)}
+    from unnest(
+      ${items.map((i) => i.householdId)}::text[], ${items.map((i) => i.id)}::text[],
+      ${items.map((i) => i.attempts)}::int[]
+    ) as v(household_id, id, attempts)
+    where d.household_id = v.household_id and d.id = v.id and d.attempts = v.attempts and d.status = 'pending'`.execute(
+    db,
+  )
+}
+
 /** How one attempt ended, and what happens next. */
 export interface AttemptOutcome {
   responseStatus: number | null
@@ -163,7 +212,7 @@ export async function recordAttempts(
   if (attempts.length === 0) return new Set()
   const col = <T>(f: (a: RecordedAttempt) => T) => attempts.map(f)
   const { rows } = await sql<{ id: string }>`
-    update webhook_deliveries d set
+    update webhook_deliveries d set ${sql.raw(PLAN_EACH_TIME)}
       status = v.status, locked_until = null, last_attempt_at = now(),
       response_status = v.response_status, latency_ms = v.latency_ms,
       response_snippet = v.snippet, error = v.error, next_attempt_at = v.next_attempt_at,
