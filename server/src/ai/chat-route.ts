@@ -10,7 +10,6 @@ import {
   operations,
   parseArgs,
   readAiUsage,
-  recordAiUsage,
   requireAiConsent,
   runQuery,
   type Store,
@@ -101,7 +100,6 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
         throw error
       }
       const turn = await startTurn(store.db, ctx, body, newUlid())
-      await recordAiUsage(store.db, ctx, { requests: 1, tokens: 0 })
       const abort = new AbortController()
       const { body: stream, writer } = eventStream(() => abort.abort())
       const parts: MessagePart[] = []
@@ -175,6 +173,7 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
           if (abort.signal.aborted) status = 'interrupted'
         } catch (error) {
           status = abort.signal.aborted ? 'interrupted' : 'failed'
+          if (error instanceof ProviderError) tokens = error.tokens
           const code =
             error instanceof ProviderError
               ? error.code
@@ -189,8 +188,7 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
             c.var.logger.error({ err: error }, 'chat turn failed')
           await writer.event('error', { messageId, code, detail })
         }
-        await finishTurn(store.db, ctx.householdId, messageId, { content, parts, status, tokens })
-        if (tokens > 0) await recordAiUsage(store.db, ctx, { requests: 0, tokens })
+        await finishTurn(store.db, ctx, messageId, { content, parts, status, tokens })
         if (status === 'complete') {
           await writer.event('message.completed', {
             messageId,
