@@ -106,15 +106,17 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
       let content = ''
       const messageId = turn.assistantMessageId
       const tools = toolsFor(ctx, () => operations.byName)
-      const household = (await runQuery(
-        store.db,
-        operations.households.get,
-        {},
-        { ...ctx, scopes: ['read:households'] },
-      )) as {
-        baseCurrency: string
-      }
-      const today = await callerToday(store.db, ctx)
+      const [household, today] = await Promise.all([
+        runQuery(
+          store.db,
+          operations.households.get,
+          {},
+          { ...ctx, scopes: ['read:households'] },
+        ) as Promise<{
+          baseCurrency: string
+        }>,
+        callerToday(store.db, ctx),
+      ])
 
       const run = async () => {
         let status: 'complete' | 'interrupted' | 'failed' = 'complete'
@@ -125,9 +127,10 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
             userMessageId: turn.userMessageId,
             messageId,
           })
-          // Let the server write the headers and this first event before the answer's queries run:
-          // the embedded store computes on this thread, and a long query would hold the event back.
-          for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve))
+          // The headers and this first event leave before the answer's queries run: the embedded
+          // store computes on this thread, and a long query would hold the event back. Waits until
+          // the server has taken the event from the body (at most half a second for a stalled one).
+          await writer.sent(500)
           const answer = await provider.chat(
             {
               message: body.message,
