@@ -213,6 +213,9 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
           'content-type': 'text/event-stream; charset=utf-8',
           'cache-control': 'no-cache',
           'x-accel-buffering': 'no',
+          // Said up front, so the Node adapter writes the headers and each event as it comes
+          // rather than first waiting a timer's turn for more of the body to size it.
+          'transfer-encoding': 'chunked',
         },
       })
     })
