@@ -6,7 +6,7 @@ import { requireAiConsent } from './consent.ts'
 import { assertOpen, type Conversation, requireVisibleConversation, toConversation } from './conversations.ts'
 import type { ChatBody } from './schema.ts'
 import type { MessagePart } from './tables.ts'
-import { recordAiUsage } from './usage.ts'
+import { type AiCaps, assertUnderCaps, recordAiUsage } from './usage.ts'
 
 const messageId = monotonicUlids()
 
@@ -27,15 +27,19 @@ const HISTORY_LIMIT = 20
  * stores the member's message and an empty assistant message marked `streaming`, which
  * `finishTurn` completes or marks interrupted, and counts the request against the caps. A turn
  * is never half-written: until it finishes, its assistant message says it is still streaming.
+ * With `caps`, a member or household past one is refused (429 `AI_CAP_REACHED`) after consent
+ * is checked and before anything is written.
  */
 export async function startTurn(
   db: Kysely<Database>,
   ctx: HouseholdContext,
   body: ChatBody,
   newConversationId: string,
+  caps?: AiCaps,
 ): Promise<Turn> {
   return db.transaction().execute(async (tx) => {
     await requireAiConsent(tx, ctx.householdId, ctx.userId)
+    if (caps) await assertUnderCaps(tx, ctx, caps)
     let conversation = body.conversationId
       ? await requireVisibleConversation(tx, ctx, body.conversationId, true)
       : null
