@@ -58,20 +58,23 @@ describe('a REST write on the embedded store, seen from the kernel', () => {
         '-s',
         '65536',
         '-e',
-        'trace=pwrite64,write,writev,fdatasync,fsync',
+        'trace=read,pwrite64,write,writev,fdatasync,fsync',
         '-o',
         trace,
       ],
     })
-    const marker = `durable-${Date.now().toString(36)}`
-    let status: number
+    // Five writes one after another, each alone on the server: the first is followed call by call.
+    const markers = Array.from({ length: 5 }, (_, i) => `durable-${Date.now().toString(36)}-${i}`)
+    const marker = markers[0]!
+    const statuses: number[] = []
     try {
-      const res = await apiClient(server.url, TOKEN).post('/households/current/tags', { name: marker })
-      status = res.status
+      for (const name of markers) {
+        statuses.push((await apiClient(server.url, TOKEN).post('/households/current/tags', { name })).status)
+      }
     } finally {
       await server.stop()
     }
-    expect(status).toBe(201)
+    expect(statuses).toEqual([201, 201, 201, 201, 201])
 
     const calls = readCalls(readFileSync(trace, 'utf8'))
     // PostgreSQL writes a transaction's WAL at its commit, so this write carries the commit record too.
@@ -98,6 +101,38 @@ describe('a REST write on the embedded store, seen from the kernel', () => {
         /\)\s+= 0$/.test(c.line),
     )
     expect(sync, `a finished sync of ${segment} between the WAL write and the answer`).toBeDefined()
+
+    // What a lone write waits for: the WAL syncs between reading its request and sending its
+    // answer. Its own commit's, and no other (authentication writes `last_used_at` at most once a
+    // minute, the outbox worker runs after the answer). The worker's poll, once a second, may
+    // land inside one of the five.
+    const waited = markers.map((name) => {
+      const request = calls.find(
+        (c) => c.name === 'read' && /<(TCP|TCPv6|socket):/.test(c.line) && c.line.includes(name),
+      )
+      const reply = calls.find(
+        (c) =>
+          (c.name === 'write' || c.name === 'writev') &&
+          c.line.includes('HTTP/1.1 201') &&
+          c.line.includes(name),
+      )
+      expect(request && reply, `the request and answer of ${name}`).toBeTruthy()
+      return calls.filter(
+        (c) =>
+          c.index > request!.index &&
+          c.index < reply!.index &&
+          (c.name === 'fdatasync' || c.name === 'fsync') &&
+          c.line.includes('/pg_wal/'),
+      ).length
+    })
+    expect(
+      waited.every((n) => n >= 1),
+      `WAL syncs waited for, per write: ${waited}`,
+    ).toBe(true)
+    expect(
+      waited.filter((n) => n === 1).length,
+      `WAL syncs waited for, per write: ${waited}`,
+    ).toBeGreaterThanOrEqual(4)
   }, 120_000)
 
   it('with HEARTH_DURABILITY=off, answers without syncing the WAL', async () => {

@@ -133,4 +133,88 @@ describe('the OpenAI-compatible provider against a loopback model', () => {
     const conv = expectStatus(await api.get(`${AI}/conversations/${list.items[0].id}`), 200)
     expect(conv.messages.at(-1)).toMatchObject({ role: 'assistant', status: 'failed' })
   })
+
+  it('marks a turn interrupted when the client leaves while the model is still streaming, and stops the model', async () => {
+    const { api, food, fun } = await household()
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const before = 'I prepared the move, and '
+    const after = 'this part is only sent after the client has gone.'
+    let step = 0
+    fake.script = () =>
+      ++step === 1
+        ? {
+            toolCalls: [
+              {
+                name: 'budgets_move',
+                arguments: JSON.stringify({
+                  month: d.thisMonth,
+                  fromCategoryId: food.id,
+                  toCategoryId: fun.id,
+                  amountCents: 300,
+                }),
+              },
+            ],
+          }
+        : { held: { before, after, release: released } }
+    const leave = new AbortController()
+    const res = await fetch(`${server.url}${AI}/chat`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'move 3 from food to fun' }),
+      signal: leave.signal,
+    })
+    expect(res.status).toBe(201)
+    // Read until the model's first words arrive: the model holds the rest of its reply, so the
+    // turn is certainly still running when the client goes away.
+    const reader = res.body!.getReader()
+    const decoder = new TextDecoder()
+    let seen = ''
+    while (!seen.includes('event: message.delta')) {
+      const { done, value } = await reader.read()
+      if (done) throw new Error(`the stream ended before any text: ${seen}`)
+      seen += decoder.decode(value, { stream: true })
+    }
+    expect(seen).not.toContain('message.completed')
+    leave.abort()
+    // The server hangs up on the model; were it to keep listening, the model would now finish.
+    for (let i = 0; i < 250 && fake.abandoned === 0; i++) await new Promise((r) => setTimeout(r, 20))
+    expect(fake.abandoned).toBe(1)
+    release()
+
+    const list = expectStatus(await api.get(`${AI}/conversations`), 200)
+    let messages: any[] = []
+    for (let i = 0; i < 250; i++) {
+      const conv = expectStatus(await api.get(`${AI}/conversations/${list.items[0].id}`), 200)
+      messages = conv.messages
+      if (messages.every((m) => m.status !== 'streaming')) break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    expect(messages.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'complete'],
+      ['assistant', 'interrupted'],
+    ])
+    // Stored as far as it went: the text the model sent before the client left, and the whole
+    // tool round before it; nothing of what the model would have said after.
+    expect(messages[1].content).toBe(before)
+    const parts = messages[1].parts.map((p: any) => p.type)
+    expect(parts).toEqual(['tool.call', 'action.proposed', 'tool.result'])
+    // The proposed action is whole and pending, and changed nothing.
+    const actions = expectStatus(await api.get(`${AI}/actions`), 200).items
+    expect(actions).toHaveLength(1)
+    expect(actions[0]).toMatchObject({ operation: 'budgets.move', status: 'pending' })
+    expect(messages[1].parts.find((p: any) => p.type === 'action.proposed').actionId).toBe(actions[0].id)
+    const cell = expectStatus(await api.get(`${H}/budgets/${d.thisMonth}/categories/${fun.id}`), 200)
+    expect(cell.assignedCents).toBe('0')
+    // Usage: the one request, and the tokens the provider reported for the step that finished
+    // (the tool round, 50); the interrupted step never reported any.
+    const usage = expectStatus(await api.get(`${AI}/usage`), 200)
+    expect(usage.user).toMatchObject({ requests: 1, tokens: 50 })
+
+    // The conversation goes on: the next turn completes, with the interrupted answer in its history.
+    fake.script = () => ({ text: 'Still here.' })
+    const next = await chat(server.url, api, 'are you there?', { conversationId: list.items[0].id })
+    expect(next.events.at(-1)).toMatchObject({ event: 'message.completed', data: { status: 'complete' } })
+    expect(fake.requests.at(-1).messages.map((m: any) => m.content)).toContain(before)
+  })
 })

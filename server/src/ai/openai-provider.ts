@@ -61,7 +61,15 @@ export function openAiCompatibleProvider(
         // Errors arrive as `error` parts of the stream below; the SDK's own console log is noise.
         onError: () => {},
       })
+      // Tokens as the provider reports them, step by step: a turn cut short (the client left, a
+      // timeout, a failure) still counts the steps that finished.
       let tokens = 0
+      const timedOut = () =>
+        new ProviderError(
+          'AI_PROVIDER_TIMEOUT',
+          `The AI provider did not answer within ${config.timeoutMs} ms.`,
+          tokens,
+        )
       try {
         for await (const part of result.fullStream) {
           if (part.type === 'text-delta') await write(part.text)
@@ -70,25 +78,19 @@ export function openAiCompatibleProvider(
           else if (part.type === 'tool-error')
             await req.reportToolError(part.toolName, part.input ?? null, String(part.error))
           else if (part.type === 'error') throw part.error
-          else if (part.type === 'finish') tokens = part.totalUsage.totalTokens ?? 0
+          else if (part.type === 'finish-step') tokens += part.usage.totalTokens ?? 0
         }
       } catch (error) {
-        if (timeout.aborted)
-          throw new ProviderError(
-            'AI_PROVIDER_TIMEOUT',
-            `The AI provider did not answer within ${config.timeoutMs} ms.`,
-          )
-        if (req.signal.aborted) throw error
+        if (timeout.aborted) throw timedOut()
+        // The client left: the request to the model is aborted, and the turn ends with what it has.
+        if (req.signal.aborted) return { tokens }
         throw new ProviderError(
           'AI_PROVIDER_FAILED',
           `The AI provider failed: ${(error as Error).message ?? error}`.slice(0, 500),
+          tokens,
         )
       }
-      if (timeout.aborted)
-        throw new ProviderError(
-          'AI_PROVIDER_TIMEOUT',
-          `The AI provider did not answer within ${config.timeoutMs} ms.`,
-        )
+      if (timeout.aborted && !req.signal.aborted) throw timedOut()
       return { tokens }
     },
   }

@@ -32,11 +32,15 @@ export interface AssistantProvider {
   chat(request: ChatRequest, write: (text: string) => Promise<void>): Promise<{ tokens: number }>
 }
 
-/** A provider failed in a way the member should hear about (timeout, garbage, refusal). */
+/**
+ * A provider failed in a way the member should hear about (timeout, garbage, refusal); `tokens`
+ * the provider reported for the steps that finished before it failed.
+ */
 export class ProviderError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly tokens = 0,
   ) {
     super(message)
     this.name = 'ProviderError'

@@ -6,6 +6,7 @@ import { requireAiConsent } from './consent.ts'
 import { assertOpen, type Conversation, requireVisibleConversation, toConversation } from './conversations.ts'
 import type { ChatBody } from './schema.ts'
 import type { MessagePart } from './tables.ts'
+import { type AiCaps, assertUnderCaps, recordAiUsage } from './usage.ts'
 
 const messageId = monotonicUlids()
 
@@ -24,17 +25,21 @@ const HISTORY_LIMIT = 20
 /**
  * Opens one chat turn in one transaction: checks consent, finds (or starts) the conversation,
  * stores the member's message and an empty assistant message marked `streaming`, which
- * `finishTurn` completes or marks interrupted. A turn is never half-written: until it finishes,
- * its assistant message says it is still streaming.
+ * `finishTurn` completes or marks interrupted, and counts the request against the caps. A turn
+ * is never half-written: until it finishes, its assistant message says it is still streaming.
+ * With `caps`, a member or household past one is refused (429 `AI_CAP_REACHED`) after consent
+ * is checked and before anything is written.
  */
 export async function startTurn(
   db: Kysely<Database>,
   ctx: HouseholdContext,
   body: ChatBody,
   newConversationId: string,
+  caps?: AiCaps,
 ): Promise<Turn> {
   return db.transaction().execute(async (tx) => {
     await requireAiConsent(tx, ctx.householdId, ctx.userId)
+    if (caps) await assertUnderCaps(tx, ctx, caps)
     let conversation = body.conversationId
       ? await requireVisibleConversation(tx, ctx, body.conversationId, true)
       : null
@@ -95,6 +100,7 @@ export async function startTurn(
         },
       ])
       .execute()
+    await recordAiUsage(tx, ctx, { requests: 1, tokens: 0 })
     return {
       conversation: toConversation(conversation),
       userMessageId,
@@ -112,21 +118,28 @@ export interface TurnEnd {
   tokens: number
 }
 
-/** Writes the assistant message of a turn once, as it ended; a second call changes nothing. */
+/**
+ * Writes the assistant message of a turn once, as it ended, and counts its tokens against the
+ * caps, in one transaction; a second call changes nothing.
+ */
 export async function finishTurn(
   db: Kysely<Database>,
-  householdId: string,
+  ctx: HouseholdContext,
   assistantMessageId: string,
   end: TurnEnd,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('ai_messages')
-    .set({ content: end.content, parts: JSON.stringify(end.parts), status: end.status, tokens: end.tokens })
-    .where('household_id', '=', householdId)
-    .where('id', '=', assistantMessageId)
-    .where('status', '=', 'streaming')
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) === 1
+  return db.transaction().execute(async (tx) => {
+    const result = await tx
+      .updateTable('ai_messages')
+      .set({ content: end.content, parts: JSON.stringify(end.parts), status: end.status, tokens: end.tokens })
+      .where('household_id', '=', ctx.householdId)
+      .where('id', '=', assistantMessageId)
+      .where('status', '=', 'streaming')
+      .executeTakeFirst()
+    if (Number(result.numUpdatedRows) !== 1) return false
+    if (end.tokens > 0) await recordAiUsage(tx, ctx, { requests: 0, tokens: end.tokens })
+    return true
+  })
 }
 
 function titleOf(message: string): string {

@@ -26,6 +26,7 @@ import * as loans from './0024-loans.ts'
 import * as webhooksNotifications from './0025-webhooks-notifications.ts'
 import * as bankImport from './0026-bank-import.ts'
 import * as assistant from './0027-assistant.ts'
+import * as reportIndex from './0028-report-index.ts'
 import * as forecastDays from './0030-forecast-days.ts'
 import * as webhookClaimIndex from './0031-webhook-claim-index.ts'
 import * as importBankAccount from './0032-import-bank-account.ts'
@@ -58,6 +59,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0025-webhooks-notifications': webhooksNotifications,
   '0026-bank-import': bankImport,
   '0027-assistant': assistant,
+  '0028-report-index': reportIndex,
   '0030-forecast-days': forecastDays,
   '0031-webhook-claim-index': webhookClaimIndex,
   '0032-import-bank-account': importBankAccount,

@@ -123,7 +123,8 @@ export function durableStorage(dataDir: string): DurableStorage {
   return {
     fs,
     startParams: DURABLE_START_PARAMS,
-    settle: () => fs.wal.settle(),
+    settle: (alone) => fs.wal.settle(alone),
+    syncs: () => ({ ...fs.wal.counts }),
     afterOpen: () => {
       if (!fresh) return
       syncTree(dataDir)

@@ -28,15 +28,18 @@ export class PGliteDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     if (this.#busy) return new Promise((resolve) => this.#waiting.push(resolve))
     this.#busy = true
-    return new PGliteConnection(this.#pg)
+    return new PGliteConnection(this.#pg, this.#alone)
   }
+
+  /** Whether no other caller waits for the session. */
+  readonly #alone = () => this.#waiting.length === 0
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const handle = connection as PGliteConnection
     if (handle.released) return
     handle.released = true
     const next = this.#waiting.shift()
-    if (next) next(new PGliteConnection(this.#pg))
+    if (next) next(new PGliteConnection(this.#pg, this.#alone))
     else this.#busy = false
   }
 
@@ -50,9 +53,11 @@ export class PGliteDriver implements Driver {
     ;(connection as PGliteConnection).inTransaction = false
     await this.#pg.query('commit', [], { settle: false })
     // Group commit on a durable folder: the next transaction runs while this one's log syncs,
-    // and its commit shares the next sync. This one answers only once its own sync is done.
+    // and its commit shares the next sync. This one answers only once its own sync is done;
+    // with nobody waiting, that sync may run in place (no thread hand-off).
+    const alone = this.#alone()
     await this.releaseConnection(connection)
-    await this.#pg.settle()
+    await this.#pg.settle(alone)
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -69,13 +74,15 @@ export class PGliteDriver implements Driver {
 
 class PGliteConnection implements DatabaseConnection {
   readonly #pg: PreparedPGlite
+  readonly #alone: () => boolean
   /** Only inside a transaction is a statement held: its failure must fail something. */
   inTransaction = false
   /** Handed back (after a commit, before its sync), so a second release is a no-op. */
   released = false
 
-  constructor(pg: PreparedPGlite) {
+  constructor(pg: PreparedPGlite, alone: () => boolean) {
     this.#pg = pg
+    this.#alone = alone
   }
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -96,7 +103,7 @@ class PGliteConnection implements DatabaseConnection {
         return { rows: [] }
       }
     }
-    return toQueryResult<R>(await this.#pg.query(compiled.sql, compiled.parameters))
+    return toQueryResult<R>(await this.#pg.query(compiled.sql, compiled.parameters, { alone: this.#alone }))
   }
 
   streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {

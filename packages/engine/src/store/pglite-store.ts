@@ -26,10 +26,15 @@ export interface PGliteStoreOptions {
 export interface DurableStorage {
   fs: NonNullable<PGliteOptions['fs']>
   startParams: readonly string[]
-  /** Answers once every write-ahead log write so far is on stable storage. */
-  settle(): Promise<void>
+  /**
+   * Answers once every write-ahead log write so far is on stable storage; `alone` when no other
+   * caller waits for the store (the sync may then run in place).
+   */
+  settle(alone?: boolean): Promise<void>
   /** Runs once the database is open. */
   afterOpen(): void
+  /** WAL syncs run so far: in place (a lone commit on a fast disk) and on Node's thread pool. */
+  syncs(): { inPlace: number; pooled: number }
 }
 
 /** Opens PGlite with the shared type parsers; browser-safe (no Node imports). */
@@ -54,7 +59,7 @@ export function wrapPGlite(
   pg: PGlite,
   location: string,
   onClose?: () => Promise<void> | void,
-  settle?: () => Promise<void>,
+  settle?: (alone?: boolean) => Promise<void>,
 ): Store {
   const prepared = new PreparedPGlite(pg, settle)
   const db = new Kysely<Database>({ dialect: postgresDialect(() => new PGliteDriver(prepared)) })

@@ -48,9 +48,9 @@ export class PreparedPGlite {
   readonly #listeners = new Map<string, Set<(payload: string) => void>>()
 
   /** Waits until the write-ahead log written so far is on stable storage; absent, nothing waits. */
-  readonly #settle: (() => Promise<void>) | null
+  readonly #settle: ((alone?: boolean) => Promise<void>) | null
 
-  constructor(pg: PGlite, settle?: () => Promise<void>) {
+  constructor(pg: PGlite, settle?: (alone?: boolean) => Promise<void>) {
     this.#pg = pg
     this.#settle = settle ?? null
   }
@@ -58,12 +58,13 @@ export class PreparedPGlite {
   /**
    * Runs a statement. One that leaves no transaction open (a commit, a statement on its own)
    * answers only once its write-ahead log is on stable storage, unless `settle: false` (the
-   * driver's commit, which hands the connection on first and then calls `settle`).
+   * driver's commit, which hands the connection on first and then calls `settle`). `alone`
+   * tells, once the statement has run, whether nobody else waits for the store (see `settle`).
    */
   async query(
     text: string,
     values: readonly unknown[] = [],
-    options: { settle?: boolean } = {},
+    options: { settle?: boolean; alone?: () => boolean } = {},
   ): Promise<PGliteQueryResult> {
     await this.#pg.waitReady
     let outside = false
@@ -88,13 +89,17 @@ export class PreparedPGlite {
       }
     })
     // Outside the exclusive section, so the next statement runs while this one's log syncs.
-    if (outside && options.settle !== false) await this.settle()
+    if (outside && options.settle !== false) await this.settle(options.alone?.())
     return result
   }
 
-  /** Answers once every write-ahead log write so far is on stable storage (a durable folder). */
-  async settle(): Promise<void> {
-    await this.#settle?.()
+  /**
+   * Answers once every write-ahead log write so far is on stable storage (a durable folder).
+   * `alone`: nobody else waits for the store, so a sync may run in place rather than on Node's
+   * thread pool (`WalSync.settle`).
+   */
+  async settle(alone = false): Promise<void> {
+    await this.#settle?.(alone)
   }
 
   /**

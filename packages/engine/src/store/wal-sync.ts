@@ -1,5 +1,4 @@
-import { closeSync, fdatasyncSync, openSync } from 'node:fs'
-import { type FileHandle, open } from 'node:fs/promises'
+import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs'
 
 /** One fdatasync of the dirty segments. */
 interface Round {
@@ -24,6 +23,13 @@ export class DurabilityError extends Error {
 const KEPT_HANDLES = 4
 /** Syncs in flight at once: a commit never waits behind more than one sync it does not need. */
 const MAX_ROUNDS = 2
+/**
+ * A lone commit syncs in place, on the main thread, while this disk's recent syncs take less than
+ * this on average: a sync handed to the thread pool costs two thread wake-ups more, which on a
+ * fast disk is as much again as the sync. On a slow disk (an SD card, a busy machine) the server
+ * keeps serving while it waits instead.
+ */
+const IN_PLACE_UNDER_MS = 10
 
 /**
  * Group commit for the embedded store's write-ahead log. PostgreSQL asks for each commit's WAL
@@ -31,7 +37,7 @@ const MAX_ROUNDS = 2
  * the whole process; the sync is run here instead, on Node's thread pool, once the call is
  * over, and `settle` answers when every WAL write made so far is on stable storage. Commits
  * that finish while a sync is running share the next one. An fdatasync from our own file
- * handle flushes the file, whoever wrote it: the kernel syncs the file, not the descriptor.
+ * descriptor flushes the file, whoever wrote it: the kernel syncs the file, not the descriptor.
  */
 export class WalSync {
   /** Segment files with writes not yet synced. */
@@ -43,7 +49,12 @@ export class WalSync {
   /** Syncs started and not yet counted, oldest first, each covering the writes deferred before it. */
   #rounds: Round[] = []
   #failure: DurabilityError | null = null
-  readonly #handles = new Map<string, Promise<FileHandle>>()
+  /** Descriptors kept open on recent segments, by path. */
+  readonly #fds = new Map<string, number>()
+  /** A moving average of how long a sync takes here, in milliseconds. */
+  #syncMs = 0
+  /** Syncs run, in place and on the thread pool (for tests and benchmarks). */
+  readonly counts = { inPlace: 0, pooled: 0 }
 
   /** Segments synced and then renamed or removed while a round may still name them. */
   #moved = new Set<string>()
@@ -56,18 +67,19 @@ export class WalSync {
     if (!this.#dirty.has(path) && !this.#syncing.has(path)) return
     if (this.#failure) throw this.#failure
     try {
-      const fd = openSync(path, 'r')
-      try {
-        fdatasyncSync(fd)
-      } finally {
-        closeSync(fd)
-      }
+      fdatasyncSync(this.#fd(path))
     } catch (error) {
       this.#failure = new DurabilityError(error)
       throw this.#failure
     }
     this.#dirty.delete(path)
     this.#moved.add(path)
+    // The name is going: a descriptor no running sync uses is closed (an unlinked segment's space is freed).
+    const fd = this.#fds.get(path)
+    if (fd !== undefined && !this.#syncing.has(path)) {
+      this.#fds.delete(path)
+      closeSync(fd)
+    }
   }
 
   /** Records that `path` (a WAL segment) was asked to be synced. */
@@ -90,33 +102,37 @@ export class WalSync {
     if (!this.pending) return
     if (this.#failure) throw this.#failure
     const upTo = this.#deferred
+    const start = performance.now()
     try {
       for (const path of new Set([...this.#dirty, ...this.#syncing])) {
         if (this.#moved.has(path)) continue
-        const fd = openSync(path, 'r')
-        try {
-          fdatasyncSync(fd)
-        } finally {
-          closeSync(fd)
-        }
+        fdatasyncSync(this.#fd(path))
       }
     } catch (error) {
       this.#failure = new DurabilityError(error)
       throw this.#failure
     }
+    this.#took(performance.now() - start)
+    this.counts.inPlace++
     this.#dirty.clear()
     this.#synced = Math.max(this.#synced, upTo)
   }
 
   /**
-   * Answers once every WAL write deferred before this call is on stable storage. A commit that a
-   * running round does not cover starts a second round at once rather than queueing behind the
-   * first (so a lone write pays one sync, not the tail of someone else's); past two rounds in
-   * flight, it waits and shares the next. Each wait is for a sync in flight: real I/O, so the
-   * event loop turns.
+   * Answers once every WAL write deferred before this call is on stable storage; at once when
+   * there is none (a read that found nothing waiting). `alone` says nobody else waits for the
+   * store: then, with no sync running and a fast disk, the sync runs in place (one system call,
+   * no thread hand-off), as a lone commit gains nothing from waiting for company. Otherwise a
+   * commit that a running round does not cover starts a second round at once rather than
+   * queueing behind the first (so a lone write pays one sync, not the tail of someone else's);
+   * past two rounds in flight, it waits and shares the next. Each wait is for a sync in flight:
+   * real I/O, so the event loop turns and the other callers run meanwhile.
    */
-  async settle(): Promise<void> {
+  async settle(alone = false): Promise<void> {
     const target = this.#deferred
+    if (this.#synced < target && alone && this.#rounds.length === 0 && this.#syncMs < IN_PLACE_UNDER_MS) {
+      this.syncNow()
+    }
     while (this.#synced < target) {
       if (this.#failure) throw this.#failure
       // A round done but not yet counted (an earlier one still runs) covers too: never start an
@@ -129,12 +145,11 @@ export class WalSync {
     if (this.#failure) throw this.#failure
   }
 
-  /** Closes the handles kept open. */
+  /** Closes the descriptors kept open. */
   async close(): Promise<void> {
     await Promise.allSettled(this.#rounds.map((r) => r.done))
-    const handles = [...this.#handles.values()]
-    this.#handles.clear()
-    await Promise.all(handles.map(async (h) => (await h.catch(() => null))?.close()))
+    for (const fd of this.#fds.values()) closeSync(fd)
+    this.#fds.clear()
   }
 
   #start(): Round {
@@ -143,12 +158,16 @@ export class WalSync {
     this.#dirty.clear()
     for (const path of paths) this.#syncing.add(path)
     const round: Round = { upTo, finished: false, done: Promise.resolve() }
+    const start = performance.now()
     round.done = (async () => {
       try {
         await Promise.all(
           paths.map(async (path) => {
             try {
-              await (await this.#handle(path)).datasync()
+              const fd = this.#fd(path)
+              await new Promise<void>((resolve, reject) =>
+                fdatasync(fd, (error) => (error ? reject(error) : resolve())),
+              )
             } catch (error) {
               // Synced by `moving` before PostgreSQL renamed or removed it.
               if ((error as NodeJS.ErrnoException).code === 'ENOENT' && this.#moved.has(path)) return
@@ -161,6 +180,8 @@ export class WalSync {
         this.#failure ??= new DurabilityError(error)
         throw this.#failure
       } finally {
+        this.#took(performance.now() - start)
+        this.counts.pooled++
         round.finished = true
         // Rounds may finish out of order: writes are covered once every earlier round is done too.
         while (this.#rounds[0]?.finished) this.#synced = Math.max(this.#synced, this.#rounds.shift()!.upTo)
@@ -176,19 +197,27 @@ export class WalSync {
     return round
   }
 
-  #handle(path: string): Promise<FileHandle> {
-    let handle = this.#handles.get(path)
-    if (!handle) {
-      handle = open(path, 'r')
-      this.#handles.set(path, handle)
-      handle.catch(() => this.#handles.delete(path))
-      for (const [old, h] of this.#handles) {
-        if (this.#handles.size <= KEPT_HANDLES) break
-        if (this.#syncing.has(old) || this.#dirty.has(old)) continue
-        this.#handles.delete(old)
-        void h.then((fh) => fh.close()).catch(() => {})
+  /** Records how long a sync took, in the moving average. */
+  #took(ms: number): void {
+    this.#syncMs += (ms - this.#syncMs) / 8
+  }
+
+  /**
+   * A descriptor on `path`, opened once (a segment is written for 16 MB); the oldest are closed,
+   * but never one a sync may still use.
+   */
+  #fd(path: string): number {
+    let fd = this.#fds.get(path)
+    if (fd === undefined) {
+      fd = openSync(path, 'r')
+      this.#fds.set(path, fd)
+      for (const [old, oldFd] of this.#fds) {
+        if (this.#fds.size <= KEPT_HANDLES) break
+        if (old === path || this.#syncing.has(old) || this.#dirty.has(old)) continue
+        this.#fds.delete(old)
+        closeSync(oldFd)
       }
     }
-    return handle
+    return fd
   }
 }

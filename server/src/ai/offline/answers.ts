@@ -26,13 +26,16 @@ interface Catalog {
   tags: Named[]
 }
 
+/** The names a question may mention, read together (on PostgreSQL, on three connections at once). */
 async function catalog(req: ChatRequest): Promise<Catalog> {
   const has = (op: string) => req.tools.some((t) => t.operation === op)
-  const categories = has('categories.list')
-    ? ((await req.read('categories.list', {})) as { items: Named[] }).items
-    : []
-  const payees = has('payees.list') ? ((await req.read('payees.list', {})) as { items: Named[] }).items : []
-  const tags = has('tags.list') ? ((await req.read('tags.list', {})) as Named[]) : []
+  const [categories, payees, tags] = await Promise.all([
+    has('categories.list')
+      ? req.read('categories.list', {}).then((r) => (r as { items: Named[] }).items)
+      : [],
+    has('payees.list') ? req.read('payees.list', {}).then((r) => (r as { items: Named[] }).items) : [],
+    has('tags.list') ? req.read('tags.list', {}).then((r) => r as Named[]) : [],
+  ])
   return { categories, payees, tags }
 }
 
