@@ -402,6 +402,7 @@ function EditTransaction(props: {
               />
             </label>
             {draft.splits.length === 0 && (
+              // biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select.
               <label class="grow">
                 Category
                 <CategorySelect
@@ -527,6 +528,7 @@ function SplitEditor(props: { draft: Draft; set: (patch: Partial<Draft>) => void
       {draft.splits.map((s, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id until saved.
         <div class="split-line" key={i}>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select. */}
           <label class="grow">
             Part {i + 1} category
             <CategorySelect
@@ -746,6 +748,7 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
             onInput={(e) => set({ payee: e.currentTarget.value })}
           />
         </label>
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select. */}
         <label class="grow">
           Category
           <CategorySelect
