@@ -406,6 +406,7 @@ function EditTransaction(props: {
               <label class="grow">
                 Category
                 <CategorySelect
+                  label="Category"
                   lookups={lookups}
                   value={draft.categoryId}
                   onChange={(categoryId) => set({ categoryId })}
@@ -532,6 +533,7 @@ function SplitEditor(props: { draft: Draft; set: (patch: Partial<Draft>) => void
           <label class="grow">
             Part {i + 1} category
             <CategorySelect
+              label={`Part ${i + 1} category`}
               lookups={props.lookups}
               value={s.categoryId}
               onChange={(categoryId) => update(i, { categoryId })}
@@ -752,6 +754,7 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
         <label class="grow">
           Category
           <CategorySelect
+            label="Category"
             lookups={lookups}
             value={draft.categoryId}
             onChange={(categoryId) => set({ categoryId })}
