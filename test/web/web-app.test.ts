@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { SCOPES } from '@hearth/engine'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumPath, launchChromium } from '../src/browser.ts'
 import type { TestMember } from '../src/index.ts'
 import { useTestServer } from '../src/index.ts'
@@ -153,6 +153,24 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
+
+// A failed step leaves a picture of both members' screens beside the others.
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return
+  const name = context.task.name.split(' ').slice(0, 3).join('-')
+  await a?.page
+    .screenshot({ path: join(SCREENSHOTS, `failed-${name}-a.png`), fullPage: true })
+    .catch(() => {})
+  await b?.page
+    .screenshot({ path: join(SCREENSHOTS, `failed-${name}-b.png`), fullPage: true })
+    .catch(() => {})
+})
+
+const started = Date.now()
+/** A step of the long scenarios, with the seconds since the file started (for CI logs). */
+function step(what: string) {
+  console.log(`web app ${((Date.now() - started) / 1000).toFixed(1)}s: ${what}`)
+}
 
 describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
   it('signs in with a key, and a second member joins with an invitation code', async () => {
@@ -304,6 +322,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await panel.getByLabel('Kind').selectOption('monthly')
     await panel.getByLabel('Amount', { exact: true }).fill('500')
     await panel.getByRole('button', { name: 'Save goal' }).click()
+    await panel.getByText('Goal saved.').waitFor()
     await expect
       .poll(() => page.locator('tr.category-row', { hasText: 'Groceries' }).locator('progress').count())
       .toBe(1)
@@ -337,6 +356,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
       await editor.getByLabel('Memo').press('Enter')
       await page.locator('tr.txn-row', { hasText: to }).waitFor()
     }
+    step('editing offline')
     await editMemo('weekly shop', 'weekly shop (A offline)')
     await editMemo('market', 'market (A offline)')
     await editMemo('sourdough', 'sourdough (A offline)')
@@ -344,6 +364,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     const assigned = page.getByLabel('Assigned to Dining Out', { exact: true })
     await assigned.fill('80')
     await assigned.press('Enter')
+    step('assigned offline')
     await expect.poll(() => page.locator('.sync-badge').getAttribute('data-pending')).toBe('4')
     await shot(page, 'offline')
 
@@ -362,8 +383,10 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await expect.poll(() => other.locator('tr.txn-row', { hasText: 'sourdough' }).count()).toBe(0)
     await waitSynced(other)
 
+    step('the other member edited and deleted')
     await a.context.setOffline(false)
     await waitSynced(page)
+    step('synced')
     const refused = page.getByRole('region', { name: 'Changes the server refused' })
     await refused.waitFor({ timeout: 30_000 })
     expect(await refused.textContent()).toMatch(/Not saved: change to a transaction/)
@@ -384,7 +407,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
 
     await refused.getByRole('button', { name: /Dismiss/ }).click()
     await expect.poll(() => refused.count()).toBe(0)
-  }, 240_000)
+  }, 300_000)
 
   it('opens the app shell from the service worker with the network off', async () => {
     await a.context.setOffline(true)
