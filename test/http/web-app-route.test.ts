@@ -12,7 +12,11 @@ const server = useTestServer()
 beforeAll(async () => {
   // npm install builds the app (the root `prepare` script); build it here when it is missing.
   if (!existsSync(join(dist, 'index.html'))) {
-    await promisify(execFile)('npm', ['run', 'build', '-w', '@hearth/web'], { cwd: root, maxBuffer: 1 << 24 })
+    await promisify(execFile)('npm', ['run', 'build', '-w', '@hearth/web'], {
+      cwd: root,
+      maxBuffer: 1 << 24,
+      env: { ...process.env, NODE_ENV: 'production' },
+    })
   }
 }, 300_000)
 

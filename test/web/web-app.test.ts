@@ -93,7 +93,12 @@ beforeAll(async () => {
     !existsSync(join(webDist, 'index.html')) ||
     newer(join(root, 'packages/web/src'), join(webDist, 'index.html'))
   ) {
-    await run('npm', ['run', 'build', '-w', '@hearth/web'], { cwd: root, maxBuffer: 16 * 1024 * 1024 })
+    await run('npm', ['run', 'build', '-w', '@hearth/web'], {
+      cwd: root,
+      maxBuffer: 16 * 1024 * 1024,
+      // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
+      env: { ...process.env, NODE_ENV: 'production' },
+    })
   }
   owner = await server.newOwner()
   const h = `/households/${owner.householdId}`
