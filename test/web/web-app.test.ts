@@ -181,13 +181,17 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
   it('signs in with a key, and a second member joins with an invitation code', async () => {
     a = await newContext()
     await a.page.goto(`${server.url}/app/`)
-    await expect.poll(() => a.page.getByRole('heading', { name: 'Welcome to Hearth' }).isVisible()).toBe(true)
+    await expect
+      .poll(() => a.page.getByRole('heading', { name: 'Welcome to Hearth' }).isVisible(), { timeout: 15_000 })
+      .toBe(true)
     await shot(a.page, 'sign-in')
     await a.page.getByLabel('API key').fill(owner.api.token)
     await a.page.getByLabel('This device’s name').fill('Alex laptop')
     await a.page.getByRole('button', { name: 'Sign in' }).click()
     await waitSynced(a.page)
-    await expect.poll(() => a.page.getByTestId('ready-to-assign').textContent()).toContain('Ready to Assign')
+    await expect
+      .poll(() => a.page.getByTestId('ready-to-assign').textContent(), { timeout: 15_000 })
+      .toContain('Ready to Assign')
 
     const invitation = await owner.api.post(`/households/${owner.householdId}/invitations`, {
       role: 'member',
@@ -221,7 +225,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await arrived.waitFor({ timeout: 10_000 })
     // Speed is the benchmark's (bench/src/web.ts); here the row must arrive, and we say how fast.
     console.log(`web app: a new row reached the other member in ${Date.now() - sent} ms`)
-    await expect.poll(() => arrived.locator('td.amount').textContent()).toBe('−$4.50')
+    await expect.poll(() => arrived.locator('td.amount').textContent(), { timeout: 15_000 }).toBe('−$4.50')
 
     for (const side of [a, b]) {
       await expect
@@ -234,7 +238,9 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     expect(names.join(' ')).toContain('Alex laptop')
     expect(names.join(' ')).toContain('Sam phone')
     await shot(a.page, 'register-all')
-    await expect.poll(async () => (await registerRows(a.page)).sort()).toEqual((await restRows()).sort())
+    await expect
+      .poll(async () => (await registerRows(a.page)).sort(), { timeout: 15_000 })
+      .toEqual((await restRows()).sort())
   }, 120_000)
 
   it('edits, categorizes with the suggestion, splits, tags and deletes in the register with the keyboard', async () => {
@@ -252,7 +258,9 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await editor.getByLabel('Memo').fill('corner shop, milk')
     await editor.getByRole('group', { name: 'Tags' }).getByPlaceholder('New tag').fill('Weekly')
     await editor.getByRole('group', { name: 'Tags' }).getByPlaceholder('New tag').press('Enter')
-    await expect.poll(() => editor.getByRole('checkbox', { name: 'Weekly' }).isChecked()).toBe(true)
+    await expect
+      .poll(() => editor.getByRole('checkbox', { name: 'Weekly' }).isChecked(), { timeout: 15_000 })
+      .toBe(true)
     await shot(page, 'transaction-editor')
     await editor.getByLabel('Memo').press('Enter')
     await page.locator('tr.txn-row', { hasText: 'corner shop, milk' }).waitFor()
@@ -260,12 +268,15 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
       await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['corner shop']}`)
     ).body
     await expect
-      .poll(async () => {
-        const t = (
-          await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['corner shop']}`)
-        ).body
-        return [t.memo, t.categoryId, t.tagIds.length]
-      })
+      .poll(
+        async () => {
+          const t = (
+            await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['corner shop']}`)
+          ).body
+          return [t.memo, t.categoryId, t.tagIds.length]
+        },
+        { timeout: 15_000 },
+      )
       .toEqual(['corner shop, milk', groceriesId, 1])
     expect(edited.accountId).toBe(accountId)
 
@@ -278,15 +289,18 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await editor.getByLabel('Part 2 category').selectOption({ label: 'Utilities' })
     await editor.getByRole('button', { name: 'Save' }).click()
     await expect
-      .poll(async () => {
-        const t = (
-          await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['november rent']}`)
-        ).body
-        return t.splits.map((s: { amountCents: string }) => s.amountCents).sort()
-      })
+      .poll(
+        async () => {
+          const t = (
+            await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['november rent']}`)
+          ).body
+          return t.splits.map((s: { amountCents: string }) => s.amountCents).sort()
+        },
+        { timeout: 15_000 },
+      )
       .toEqual(['-100000', '-20000'])
     await expect
-      .poll(() => page.locator('tr.txn-row', { hasText: 'november rent' }).textContent())
+      .poll(() => page.locator('tr.txn-row', { hasText: 'november rent' }).textContent(), { timeout: 15_000 })
       .toContain('Split')
 
     // Arrow keys move between rows; the search box narrows by payee and memo.
@@ -296,7 +310,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
       await page.locator('tr.txn-row').nth(1).getAttribute('data-id'),
     )
     await page.getByLabel('Search payee, memo and category').fill('farmers')
-    await expect.poll(() => page.locator('tr.txn-row').count()).toBe(1)
+    await expect.poll(() => page.locator('tr.txn-row').count(), { timeout: 15_000 }).toBe(1)
     await page.getByLabel('Search payee, memo and category').fill('')
     await shot(page, 'register-account')
   }, 120_000)
@@ -310,7 +324,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     const month = new Date().toISOString().slice(0, 7)
     const cell = async (id: string) =>
       (await owner.api.get(`/households/${owner.householdId}/budgets/${month}/categories/${id}`)).body
-    await expect.poll(async () => (await cell(groceriesId)).assignedCents).toBe('40000')
+    await expect.poll(async () => (await cell(groceriesId)).assignedCents, { timeout: 15_000 }).toBe('40000')
     await page
       .locator('tr.category-row', { hasText: 'Groceries' })
       .getByRole('button', { name: 'Groceries' })
@@ -323,17 +337,21 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
       .getAttribute('value')
     await panel.getByLabel('Move to').selectOption(dining!)
     await panel.getByRole('button', { name: 'Move' }).click()
-    await expect.poll(async () => (await cell(groceriesId)).assignedCents).toBe('37500')
+    await expect.poll(async () => (await cell(groceriesId)).assignedCents, { timeout: 15_000 }).toBe('37500')
     await panel.getByLabel('Kind').selectOption('monthly')
     await panel.getByLabel('Amount', { exact: true }).fill('500')
     await panel.getByRole('button', { name: 'Save goal' }).click()
     await panel.getByText('Goal saved.').waitFor()
     await expect
-      .poll(() => page.locator('tr.category-row', { hasText: 'Groceries' }).locator('progress').count())
+      .poll(() => page.locator('tr.category-row', { hasText: 'Groceries' }).locator('progress').count(), {
+        timeout: 15_000,
+      })
       .toBe(1)
     const rta = (await owner.api.get(`/households/${owner.householdId}/budgets/${month}`)).body
       .readyToAssignCents
-    await expect.poll(() => page.getByTestId('ready-to-assign').textContent()).toContain(money(rta))
+    await expect
+      .poll(() => page.getByTestId('ready-to-assign').textContent(), { timeout: 15_000 })
+      .toContain(money(rta))
     await shot(page, 'budget')
     if (process.env.HEARTH_UPDATE_SCREENSHOT) {
       copyFileSync(join(SCREENSHOTS, 'budget.png'), join(root, 'docs/screenshots/budget.png'))
@@ -350,7 +368,9 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await page.reload()
     // The shell comes from the service worker, the rows from the replica in IndexedDB.
     await page.locator('.topbar').waitFor({ timeout: 60_000 })
-    await expect.poll(() => page.locator('.sync-badge').getAttribute('data-state')).toBe('offline')
+    await expect
+      .poll(() => page.locator('.sync-badge').getAttribute('data-state'), { timeout: 15_000 })
+      .toBe('offline')
     await open(page, 'All transactions')
     await page.locator('tr.txn-row', { hasText: 'weekly shop' }).waitFor()
 
@@ -370,7 +390,9 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await assigned.fill('80')
     await assigned.press('Enter')
     step('assigned offline')
-    await expect.poll(() => page.locator('.sync-badge').getAttribute('data-pending')).toBe('4')
+    await expect
+      .poll(() => page.locator('.sync-badge').getAttribute('data-pending'), { timeout: 15_000 })
+      .toBe('4')
     await shot(page, 'offline')
 
     // Meanwhile the other member edits one of the same rows and deletes another.
@@ -385,7 +407,9 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
       .getByRole('form', { name: 'Edit transaction' })
       .getByRole('button', { name: 'Delete' })
       .click()
-    await expect.poll(() => other.locator('tr.txn-row', { hasText: 'sourdough' }).count()).toBe(0)
+    await expect
+      .poll(() => other.locator('tr.txn-row', { hasText: 'sourdough' }).count(), { timeout: 15_000 })
+      .toBe(0)
     await waitSynced(other)
 
     step('the other member edited and deleted')
@@ -411,14 +435,14 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     expect(dining.assignedCents).toBe('8000')
 
     await refused.getByRole('button', { name: /Dismiss/ }).click()
-    await expect.poll(() => refused.count()).toBe(0)
+    await expect.poll(() => refused.count(), { timeout: 15_000 }).toBe(0)
   }, 300_000)
 
   it('opens the app shell from the service worker with the network off', async () => {
     await a.context.setOffline(true)
     const page = await a.context.newPage()
     await page.goto(`${server.url}/app/payees`)
-    await page.getByRole('heading', { name: 'Payees' }).waitFor({ timeout: 60_000 })
+    await page.getByRole('heading', { name: 'Payees', exact: true }).waitFor({ timeout: 60_000 })
     expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true)
     await page.close()
     await a.context.setOffline(false)
