@@ -243,7 +243,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
       .toEqual((await restRows()).sort())
   }, 120_000)
 
-  it('edits, categorizes with the suggestion, splits, tags and deletes in the register with the keyboard', async () => {
+  it('edits, categorizes, tags, splits and searches in the register with the keyboard', async () => {
     const page = a.page
     await page
       .getByRole('navigation', { name: 'Main' })
