@@ -684,17 +684,20 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
   const [draft, setDraft] = useState(empty)
   const [error, setError] = useState<string | null>(null)
   const payeeField = useRef<HTMLInputElement>(null)
-  useEffect(() => setDraft(empty()), [props.accountId, lookups.ready])
+  // The row's account: the one chosen, else the register's, else the first open one (which may
+  // arrive after the form has been filled in).
+  const accountId =
+    (props.accountId ?? draft.accountId) || lookups.accounts.find((a) => a.status === 'open')?.id || ''
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch })
   const save = async (event: Event) => {
     event.preventDefault()
     const amount = draftAmount(draft)
     if (typeof amount === 'string') return setError(amount)
-    if (!draft.accountId) return setError('Choose an account.')
+    if (!accountId) return setError('Choose an account.')
     const payee = draft.payee.trim()
     try {
       await hearth.mutate.transactions.create({
-        accountId: draft.accountId,
+        accountId,
         date: draft.date,
         amountCents: amount.toString(),
         ...(payee && { payeeName: payee }),
@@ -717,7 +720,7 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
             Account
             <select
               name="accountId"
-              value={draft.accountId}
+              value={accountId}
               onChange={(e) => set({ accountId: e.currentTarget.value })}
             >
               {lookups.accounts
