@@ -58,9 +58,10 @@ export function ReportsScreen(props: { hearth: Hearth }) {
       <header class="screen-header">
         <h1 id="reports-title">Reports</h1>
         <form class="report-range" aria-label="Range of months" onSubmit={(e) => e.preventDefault()}>
-          <label>
-            <span>Range</span>
+          <div class="report-field">
+            <label for="report-preset">Range</label>
             <select
+              id="report-preset"
               name="preset"
               value={preset}
               onChange={(e) => {
@@ -75,10 +76,11 @@ export function ReportsScreen(props: { hearth: Hearth }) {
                 </option>
               ))}
             </select>
-          </label>
-          <label>
-            <span>From</span>
+          </div>
+          <div class="report-field">
+            <label for="report-from">From month</label>
             <input
+              id="report-from"
               type="month"
               name="fromMonth"
               value={range.fromMonth}
@@ -88,10 +90,11 @@ export function ReportsScreen(props: { hearth: Hearth }) {
                 setPreset('custom')
               }}
             />
-          </label>
-          <label>
-            <span>To</span>
+          </div>
+          <div class="report-field">
+            <label for="report-to">To month</label>
             <input
+              id="report-to"
               type="month"
               name="toMonth"
               value={range.toMonth}
@@ -101,7 +104,7 @@ export function ReportsScreen(props: { hearth: Hearth }) {
                 setPreset('custom')
               }}
             />
-          </label>
+          </div>
         </form>
       </header>
       {!valid && (
