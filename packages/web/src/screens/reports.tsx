@@ -541,7 +541,7 @@ function AgeOfMoneyCard(props: { watched: Watched<'reports.ageOfMoney'> }) {
         interaction: { mode: 'index', intersect: false },
         plugins: { legend: { display: false } },
         scales: {
-          x: { grid: { display: false } },
+          x: { grid: { display: false }, ticks: { maxRotation: 0, autoSkipPadding: 10 } },
           y: { beginAtZero: true, title: { display: true, text: 'days' }, ticks: { precision: 0 } },
         },
       },
@@ -558,7 +558,7 @@ function AgeOfMoneyCard(props: { watched: Watched<'reports.ageOfMoney'> }) {
         r &&
         (last ? (
           <>
-            Money you spend had waited <strong>{last.days} days</strong> on {last.asOf}
+            Money you spend had waited <strong>{last.days} days</strong> on {longDay(last.asOf)}
             {last.days! >= 30 ? ': more than a month of buffer.' : '.'}
           </>
         ) : (
@@ -587,9 +587,23 @@ function AgeOfMoneyCard(props: { watched: Watched<'reports.ageOfMoney'> }) {
   )
 }
 
+/** "31 December 2025". */
+function longDay(day: string): string {
+  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+}
+
 function chartOptions(currency: string, opts: { stacked?: boolean; horizontal?: boolean } = {}) {
   const money = { ticks: { callback: axisMoney(currency) }, grid: { color: '#eee9df' } }
-  const plain = { grid: { display: false }, stacked: opts.stacked ?? false }
+  const plain = {
+    grid: { display: false },
+    stacked: opts.stacked ?? false,
+    ticks: { maxRotation: 0, autoSkipPadding: 10 },
+  }
   return {
     responsive: true,
     maintainAspectRatio: false,
