@@ -6,6 +6,7 @@ import {
   migrateToLatest,
   openPGliteStore,
   operations,
+  type Query,
   runMutation,
   runQuery,
   SCOPES,
@@ -132,7 +133,7 @@ async function measure(name: string, store: Store, ctx: HouseholdContext): Promi
     ['cash flow', operations.reports.cashFlow, RANGE],
     ['age of money', operations.reports.ageOfMoney, RANGE],
   ] as const) {
-    const r = (await runQuery(db, q, a, ctx)) as { months: unknown[] }
+    const r = (await runQuery(db, q as Query, a, ctx)) as { months: unknown[] }
     console.log(`[${name}] ${label}: ${r.months.length} months, last ${JSON.stringify(r.months.at(-1))}`)
   }
   return [
