@@ -177,7 +177,12 @@ describe('reports over REST and on the device', () => {
     // The assistant's tools come from the registry: every report is one, as a read.
     const tools = await full.api.get(`${H}/ai/tools`)
     expect(tools.body.names).toEqual(
-      expect.arrayContaining(['reports_netWorth', 'reports_cashFlow', 'reports_spending', 'reports_ageOfMoney']),
+      expect.arrayContaining([
+        'reports_netWorth',
+        'reports_cashFlow',
+        'reports_spending',
+        'reports_ageOfMoney',
+      ]),
     )
     expect(tools.body.tools.find((t: { name: string }) => t.name === 'reports_netWorth').kind).toBe('read')
   })
