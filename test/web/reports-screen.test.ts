@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,7 +17,9 @@ let browser: Browser
 
 beforeAll(async () => {
   // The server serves packages/web/dist at /app; `npm install` builds it (the prepare script).
-  if (!existsSync(join(ROOT, 'packages/web/dist/index.html'))) {
+  // A build older than the app's sources is rebuilt, so the test never looks at a stale screen.
+  const built = join(ROOT, 'packages/web/dist/index.html')
+  if (!existsSync(built) || newer(join(ROOT, 'packages/web/src'), built)) {
     execFileSync('npm', ['run', 'build', '-w', '@hearth/web'], { cwd: ROOT, stdio: 'ignore' })
   }
   browser = await launchChromium()
@@ -25,6 +27,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
+
+/** Whether any file under `dir` changed after `file` was written. */
+function newer(dir: string, file: string): boolean {
+  const at = statSync(file).mtimeMs
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
+    (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > at,
+  )
+}
 
 /** The rows of a report's table: key (the month, or a category or payee id), then each cell. */
 async function tableOf(page: Page, report: string) {
@@ -106,6 +116,8 @@ describe.skipIf(!chromiumPath())('the reports screen in Chromium', () => {
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } })
     const page = await context.newPage()
+    const pageErrors: string[] = []
+    page.on('pageerror', (error) => pageErrors.push(error.message))
     try {
       await page.goto(`${server.url}/app/`)
       await page.getByLabel('API key').fill(api.token!)
@@ -180,7 +192,7 @@ describe.skipIf(!chromiumPath())('the reports screen in Chromium', () => {
       await expect.poll(shown, { timeout: 10_000 }).toEqual(spentRows(byCategory))
 
       mkdirSync(SCREENSHOTS, { recursive: true })
-      await page.screenshot({ path: join(SCREENSHOTS, 'reports.png'), fullPage: true })
+      await page.screenshot({ path: join(SCREENSHOTS, 'reports-charts.png'), fullPage: true })
 
       // A row added elsewhere reaches the replica by sync, and the charts and tables follow.
       await ok(
@@ -197,6 +209,7 @@ describe.skipIf(!chromiumPath())('the reports screen in Chromium', () => {
       await expect
         .poll(async () => (await tableOf(page, 'cash-flow')).at(-1)!.cells[1]!.cents, { timeout: 20_000 })
         .toBe(after.months.at(-1).spendingCents)
+      expect(pageErrors).toEqual([])
     } finally {
       await context.close()
     }
