@@ -38,6 +38,7 @@ import { loanRoutes } from './routes/loans.ts'
 import { type AvailableChannels, notificationRoutes } from './routes/notifications.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { recurrenceRoutes } from './routes/recurrences.ts'
+import { reportRoutes } from './routes/reports.ts'
 import { ruleRoutes } from './routes/rules.ts'
 import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
@@ -70,6 +71,7 @@ const API_TAGS = [
     description: 'Recurring schedules, what is coming, and detected recurring charges and price changes.',
   },
   { name: 'Forecasts', description: "A month's projected spending per category." },
+  { name: 'Reports', description: 'Net worth, cash flow, spending and age of money, for charts.' },
   {
     name: 'Imports',
     description: 'Bank files (OFX, QFX, CSV, camt.053): preview, commit as one batch, undo.',
@@ -191,6 +193,7 @@ export function createApp({
     ...ruleRoutes,
     ...recurrenceRoutes,
     ...forecastRoutes,
+    ...reportRoutes,
     ...assistantRoutes,
     ...importRoutes,
     ...webhookRoutes(webhooks),

@@ -125,7 +125,7 @@ describe('bank file imports over HTTP', () => {
       'NOT_FOUND',
     )
     // 1.3 MB passes the import routes' body limit; 80,000 rows are more than one import takes.
-    const big = 'Date,Amount\n' + '2025-01-01,1.00\n'.repeat(80_000)
+    const big = `Date,Amount\n${'2025-01-01,1.00\n'.repeat(80_000)}`
     expectProblem(await post({ format: 'csv', content: big }), 400, 'IMPORT_FILE_TOO_LARGE')
     expect(await listAll(api)).toEqual([])
   })

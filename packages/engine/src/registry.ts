@@ -12,6 +12,7 @@ import { createRegistry } from './mutator/registry.ts'
 import { notificationOperations } from './notifications/operations.ts'
 import { payeeOperations } from './payees/operations.ts'
 import { recurrenceOperations } from './recurrences/operations.ts'
+import { reportOperations } from './reports/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
 import { webhookOperations } from './webhooks/operations.ts'
 
@@ -35,6 +36,7 @@ export const operations = createRegistry(
   importOperations(engineHooks),
   webhookOperations,
   notificationOperations,
+  reportOperations,
 )
 const joined: ReadonlyMap<string, Operation> = operations.byName
 

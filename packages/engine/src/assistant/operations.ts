@@ -11,7 +11,6 @@ import {
   stopConversation,
 } from './conversations.ts'
 import { dismissInsight, listInsights } from './insights.ts'
-import { largestTransactions, spendingReport } from './reports.ts'
 import { NoArgsSchema } from './schema.ts'
 import { type OperationLookup, toolsFor } from './tools.ts'
 
@@ -64,10 +63,6 @@ export function assistantOperations(lookup: OperationLookup) {
           }
         },
       }),
-    },
-    reports: {
-      largestTransactions: largestTransactions,
-      spending: spendingReport,
     },
   } satisfies OperationTree
 }

@@ -1,8 +1,10 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
 import { invalid } from '../errors.ts'
+import { convertCentsExact } from '../ledger/exchange-rates/model.ts'
 import { RefIdSchema } from '../ledger/schema.ts'
 import { defineQuery } from '../mutator/define.ts'
+import { ratesToBase } from '../reports/rates.ts'
 import { DateSchema } from '../shared/schema.ts'
 
 const PeriodShape = {
@@ -35,12 +37,16 @@ export interface SpendingGroup {
 
 /** Spending in a period: totals, and the groups asked for, largest first. */
 export interface SpendingReport {
+  /** Every figure is in this currency, converted at the household's rates. */
+  baseCurrency: string
   fromDate: string
   toDate: string
   spentCents: string
   incomeCents: string
   count: number
   groups: SpendingGroup[]
+  /** Currencies whose rows were left out: no rate converts them to the base currency. */
+  unconvertedCurrencies: string[]
 }
 
 function checkPeriod(args: { fromDate: string; toDate: string }): void {
@@ -54,7 +60,7 @@ function checkPeriod(args: { fromDate: string; toDate: string }): void {
 /**
  * Spending over a period on budget accounts, split rows counted by their parts, transfers and
  * system rows (opening balances, adjustments) left out. Each group's figure is its money out less
- * its refunds; totals are money out and money in.
+ * its refunds; totals are money out and money in; all in the base currency.
  */
 export const spendingReport = defineQuery({
   audience: 'device',
@@ -77,9 +83,17 @@ export const spendingReport = defineQuery({
           : args.groupBy === 'tag'
             ? sql`tt.tag_id`
             : sql`null::text`
-    const { rows } = await sql<{ key: string | null; net: string; out_: string; in_: string; n: string }>`
+    const { base, rates } = await ratesToBase(db, ctx.householdId)
+    const { rows } = await sql<{
+      key: string | null
+      currency: string
+      net: string
+      out_: string
+      in_: string
+      n: string
+    }>`
       with lines as (
-        select t.id, coalesce(s.category_id, t.category_id) as category_id,
+        select t.id, a.currency, coalesce(s.category_id, t.category_id) as category_id,
           coalesce(s.payee_id, t.payee_id) as payee_id, coalesce(s.amount_cents, t.amount_cents) as amount
         from transactions t
         join accounts a on a.household_id = t.household_id and a.id = t.account_id and a.type in ('cash', 'credit')
@@ -90,49 +104,59 @@ export const spendingReport = defineQuery({
           ${args.categoryId ? sql`and (t.category_id = ${args.categoryId} or s.category_id = ${args.categoryId})` : sql``}
           ${args.payeeId ? sql`and (t.payee_id = ${args.payeeId} or s.payee_id = ${args.payeeId})` : sql``}
       )
-      select ${key} as key, -sum(l.amount) as net,
+      select ${key} as key, l.currency, -sum(l.amount) as net,
         coalesce(-sum(l.amount) filter (where l.amount < 0), 0) as out_,
         coalesce(sum(l.amount) filter (where l.amount > 0), 0) as in_, count(*) as n
       from lines l
       ${tagJoin ? sql`join transaction_tags tt on tt.household_id = ${ctx.householdId} and tt.transaction_id = l.id` : sql``}
       where true ${filters[0]!} ${filters[1]!} ${filters[2]!}
-      group by 1`.execute(db)
-    const names = await namesOf(
-      db,
-      ctx.householdId,
-      args.groupBy,
-      rows.map((r) => r.key),
-    )
-    const total = (pick: (r: (typeof rows)[number]) => string) =>
-      rows.reduce((s, r) => s + BigInt(pick(r)), 0n)
+      group by 1, 2`.execute(db)
+    // Each group's total per currency is converted and rounded once; a currency without a rate to
+    // the base currency is left out and named, never guessed.
+    const unconverted = new Set<string>()
+    const byKey = new Map<string | null, { net: bigint; out: bigint; in: bigint; n: number }>()
+    for (const r of rows) {
+      const rate = rates.get(r.currency)
+      if (rate === undefined) {
+        unconverted.add(r.currency)
+        continue
+      }
+      const group = byKey.get(r.key) ?? { net: 0n, out: 0n, in: 0n, n: 0 }
+      group.net += convertCentsExact(BigInt(r.net), rate)
+      group.out += convertCentsExact(BigInt(r.out_), rate)
+      group.in += convertCentsExact(BigInt(r.in_), rate)
+      group.n += Number(r.n)
+      byKey.set(r.key, group)
+    }
+    const names = await namesOf(db, ctx.householdId, args.groupBy, [...byKey.keys()])
+    const all = [...byKey.values()]
     const groups =
       args.groupBy === 'none'
         ? []
-        : rows
-            .map((r) => ({
-              id: r.key,
-              name: r.key
-                ? (names.get(r.key) ?? r.key)
+        : [...byKey]
+            .map(([key, g]) => ({
+              id: key,
+              name: key
+                ? (names.get(key) ?? key)
                 : args.groupBy === 'category'
                   ? 'Uncategorized'
                   : `No ${args.groupBy}`,
-              spentCents: String(r.net),
-              count: Number(r.n),
+              spentCents: String(g.net),
+              count: g.n,
             }))
-            .sort((a, b) =>
-              BigInt(b.spentCents) > BigInt(a.spentCents)
-                ? 1
-                : BigInt(b.spentCents) < BigInt(a.spentCents)
-                  ? -1
-                  : 0,
-            )
+            .sort((a, b) => {
+              const d = BigInt(b.spentCents) - BigInt(a.spentCents)
+              return d > 0n ? 1 : d < 0n ? -1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+            })
     return {
+      baseCurrency: base,
       fromDate: args.fromDate,
       toDate: args.toDate,
-      spentCents: String(total((r) => r.out_)),
-      incomeCents: String(total((r) => r.in_)),
-      count: rows.reduce((s, r) => s + Number(r.n), 0),
+      spentCents: String(all.reduce((sum, g) => sum + g.out, 0n)),
+      incomeCents: String(all.reduce((sum, g) => sum + g.in, 0n)),
+      count: all.reduce((sum, g) => sum + g.n, 0),
       groups,
+      unconvertedCurrencies: [...unconverted].sort(),
     }
   },
 })

@@ -47,7 +47,47 @@ interface Bucket {
  * purchase covers it), and otherwise in the order given.
  */
 export function ageOfMoney(flows: readonly CashFlow[], window = AGE_OF_MONEY_WINDOW): AgeOfMoney | null {
-  const ordered = flows
+  const ordered = orderFlows(flows)
+  const outflowCount = ordered.filter((f) => f.amountCents < 0n).length
+  if (outflowCount < window) return null
+  const scored: ScoredOutflow[] = []
+  let seen = 0
+  for (const o of scoreOutflows(ordered)) if (++seen > outflowCount - window) scored.push(o)
+  return meanAge(scored)
+}
+
+/**
+ * The age of money at the end of each day of `points` (in order): what `ageOfMoney` gives for the
+ * flows dated up to that day, from one pass over the flows. An outflow's age depends only on the
+ * flows before it, so each point averages the last `window` outflows scored so far.
+ */
+export function ageOfMoneySeries(
+  flows: readonly CashFlow[],
+  points: readonly string[],
+  window = AGE_OF_MONEY_WINDOW,
+): (AgeOfMoney | null)[] {
+  const ordered = orderFlows(flows)
+  const out: (AgeOfMoney | null)[] = []
+  const last: ScoredOutflow[] = []
+  let next = 0
+  const settle = (upTo: string | null) => {
+    while (next < points.length && (upTo === null || (points[next] as string) < upTo)) {
+      out.push(last.length < window ? null : meanAge(last.slice()))
+      next++
+    }
+  }
+  const scoring = scoreOutflows(ordered, (date) => settle(date))
+  for (const o of scoring) {
+    last.push(o)
+    if (last.length > window) last.shift()
+  }
+  settle(null)
+  return out
+}
+
+/** By date; on one day inflows before outflows, and otherwise in the order given. */
+function orderFlows(flows: readonly CashFlow[]): CashFlow[] {
+  return flows
     .filter((f) => f.amountCents !== 0n)
     .map((f, i) => ({ f, i }))
     .sort(
@@ -57,14 +97,20 @@ export function ageOfMoney(flows: readonly CashFlow[], window = AGE_OF_MONEY_WIN
         a.i - b.i,
     )
     .map(({ f }) => f)
-  const outflowCount = ordered.filter((f) => f.amountCents < 0n).length
-  if (outflowCount < window) return null
+}
 
+/**
+ * Drains ordered flows first in, first out, and yields every outflow with the exact age of the
+ * money it spent. `beforeFlow` hears each flow's date before the flow is taken.
+ */
+function* scoreOutflows(
+  ordered: readonly CashFlow[],
+  beforeFlow?: (date: string) => void,
+): Generator<ScoredOutflow> {
   const buckets: Bucket[] = []
   let head = 0
-  let seen = 0
-  const scored: ScoredOutflow[] = []
   for (const flow of ordered) {
+    beforeFlow?.(flow.date)
     const day = epochDay(flow.date)
     if (flow.amountCents > 0n) {
       const last = buckets[buckets.length - 1]
@@ -82,18 +128,18 @@ export function ageOfMoney(flows: readonly CashFlow[], window = AGE_OF_MONEY_WIN
       owed -= take
       if (bucket.left === 0n) head++
     }
-    seen++
-    if (seen > outflowCount - window) {
-      scored.push({
-        ...(flow.id !== undefined && { id: flow.id }),
-        date: flow.date,
-        amountCents: flow.amountCents,
-        ageNumerator: dayCents,
-        ageDenominator: -flow.amountCents,
-      })
+    yield {
+      ...(flow.id !== undefined && { id: flow.id }),
+      date: flow.date,
+      amountCents: flow.amountCents,
+      ageNumerator: dayCents,
+      ageDenominator: -flow.amountCents,
     }
   }
+}
 
+/** The plain mean of the outflows' exact ages, as a fraction and rounded to a whole day. */
+function meanAge(scored: ScoredOutflow[]): AgeOfMoney {
   // The mean of the fractions: sum n_i / d_i over the window, divided by its size.
   let numerator = 0n
   let denominator = 1n

@@ -1,0 +1,11 @@
+export type { AccountMovement, CashFlowMonth, MonthFlow, NetWorthMonth } from './model.ts'
+export { addMonths, cashFlowByMonth, lastDayOf, netWorthByMonth } from './model.ts'
+export type {
+  AgeOfMoneyPoint,
+  AgeOfMoneyReport,
+  CashFlowPoint,
+  CashFlowReport,
+  NetWorthPoint,
+  NetWorthReport,
+} from './queries.ts'
+export { MonthRangeArgsSchema, REPORT_MAX_MONTHS } from './schema.ts'

@@ -1,0 +1,110 @@
+import { convertCentsExact } from '../ledger/exchange-rates/model.ts'
+
+/** Rates to the household's base currency by currency; the base itself is `'1'`. */
+export type RatesToBase = ReadonlyMap<string, string>
+
+/** One account's balance movement: the sum of its rows before the first month, then per month. */
+export interface AccountMovement {
+  currency: string
+  /** The balance at the end of the day before the first month. */
+  openingCents: bigint
+  /** The sum of the account's rows dated in each month (YYYY-MM), months without rows left out. */
+  byMonth: ReadonlyMap<string, bigint>
+}
+
+/** One month of net worth, in base-currency cents. */
+export interface NetWorthMonth {
+  month: string
+  /** The converted balances of accounts above zero at the month's end. */
+  assetsCents: bigint
+  /** The converted balances of accounts below zero, as a positive magnitude. */
+  liabilitiesCents: bigint
+  /** Assets less liabilities. */
+  netWorthCents: bigint
+}
+
+/**
+ * Net worth at the end of each month: each account's balance then, converted to the base
+ * currency at its rate and rounded once (half away from zero), counts as an asset above zero and
+ * a liability below it. An account in a currency without a rate is left out, never guessed; the
+ * caller lists those currencies.
+ */
+export function netWorthByMonth(
+  months: readonly string[],
+  accounts: readonly AccountMovement[],
+  rates: RatesToBase,
+): NetWorthMonth[] {
+  const balances = accounts.map((a) => a.openingCents)
+  return months.map((month) => {
+    let assets = 0n
+    let liabilities = 0n
+    accounts.forEach((account, i) => {
+      const balance = (balances[i] as bigint) + (account.byMonth.get(month) ?? 0n)
+      balances[i] = balance
+      const rate = rates.get(account.currency)
+      if (rate === undefined) return
+      const converted = convertCentsExact(balance, rate)
+      if (converted > 0n) assets += converted
+      else liabilities -= converted
+    })
+    return { month, assetsCents: assets, liabilitiesCents: liabilities, netWorthCents: assets - liabilities }
+  })
+}
+
+/** Money in and out of one currency's accounts in one month, both as positive magnitudes. */
+export interface MonthFlow {
+  month: string
+  currency: string
+  inCents: bigint
+  outCents: bigint
+}
+
+/** One month of cash flow, in base-currency cents. */
+export interface CashFlowMonth {
+  month: string
+  incomeCents: bigint
+  /** Money out, as a positive magnitude. */
+  spendingCents: bigint
+  /** Income less spending: what the month saved (negative: what it drew down). */
+  netCents: bigint
+}
+
+/**
+ * Income against spending per month: each month's money in and money out per currency is
+ * converted and rounded once, in and out separately (as the daily summary does), then summed.
+ * Flows in a currency without a rate are left out; months without flows are zero.
+ */
+export function cashFlowByMonth(
+  months: readonly string[],
+  flows: readonly MonthFlow[],
+  rates: RatesToBase,
+): CashFlowMonth[] {
+  const totals = new Map(months.map((m) => [m, { income: 0n, spending: 0n }]))
+  for (const f of flows) {
+    const month = totals.get(f.month)
+    const rate = rates.get(f.currency)
+    if (!month || rate === undefined) continue
+    month.income += convertCentsExact(f.inCents, rate)
+    month.spending += convertCentsExact(f.outCents, rate)
+  }
+  return [...totals].map(([month, t]) => ({
+    month,
+    incomeCents: t.income,
+    spendingCents: t.spending,
+    netCents: t.income - t.spending,
+  }))
+}
+
+/** The last day of a month, YYYY-MM-DD. */
+export function lastDayOf(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number]
+  const days = new Date(Date.UTC(y, m, 0)).getUTCDate()
+  return `${month}-${String(days).padStart(2, '0')}`
+}
+
+/** The month `count` months after `month` (before it when negative). */
+export function addMonths(month: string, count: number): string {
+  const [y, m] = month.split('-').map(Number) as [number, number]
+  const index = y * 12 + (m - 1) + count
+  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`
+}

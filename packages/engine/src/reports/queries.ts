@@ -1,0 +1,249 @@
+import { type Kysely, sql } from 'kysely'
+import { ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
+import { monthOf, monthsBetween } from '../budgets/month.ts'
+import type { Database } from '../database.ts'
+import { invalid } from '../errors.ts'
+import { callerToday } from '../ledger/local-day.ts'
+import type { HouseholdContext } from '../mutator/context.ts'
+import { defineQuery } from '../mutator/define.ts'
+import { type AccountMovement, addMonths, cashFlowByMonth, lastDayOf, netWorthByMonth } from './model.ts'
+import { ratesToBase } from './rates.ts'
+import { type MonthRangeArgs, MonthRangeArgsSchema, REPORT_MAX_MONTHS } from './schema.ts'
+
+/** The months a report covers, checked; see `MonthRangeArgsSchema` for the defaults. */
+async function monthRange(
+  db: Kysely<Database>,
+  args: MonthRangeArgs,
+  ctx: HouseholdContext,
+): Promise<{ fromMonth: string; toMonth: string; months: string[]; today: string }> {
+  const today = await callerToday(db, ctx)
+  const toMonth = args.toMonth ?? (args.fromMonth ? addMonths(args.fromMonth, 11) : monthOf(today))
+  const fromMonth = args.fromMonth ?? addMonths(toMonth, -11)
+  if (fromMonth > toMonth) {
+    throw invalid('INVALID_DATE_RANGE', 'fromMonth must not be after toMonth.', [
+      { path: 'fromMonth', message: 'After toMonth.' },
+    ])
+  }
+  const months = monthsBetween(fromMonth, toMonth)
+  if (months.length > REPORT_MAX_MONTHS) {
+    throw invalid('WINDOW_TOO_LARGE', `A report covers at most ${REPORT_MAX_MONTHS} months.`, [
+      { path: 'toMonth', message: `At most ${REPORT_MAX_MONTHS - 1} months after fromMonth.` },
+    ])
+  }
+  return { fromMonth, toMonth, months, today }
+}
+
+const sortedCodes = (codes: Iterable<string>) => [...new Set(codes)].sort()
+
+/** One month of the net-worth report, cents as decimal integer strings. */
+export interface NetWorthPoint {
+  month: string
+  /** The day the balances are taken at: the month's last day. */
+  date: string
+  assetsCents: string
+  liabilitiesCents: string
+  netWorthCents: string
+}
+
+export interface NetWorthReport {
+  baseCurrency: string
+  fromMonth: string
+  toMonth: string
+  months: NetWorthPoint[]
+  /** Currencies of accounts left out because no rate converts them to the base currency. */
+  unconvertedCurrencies: string[]
+}
+
+/**
+ * Net worth at the end of each month in the base currency: every live account's balance on the
+ * month's last day (open or closed, on or off budget), converted at the household's rate; an
+ * account above zero is an asset, one below zero a liability.
+ */
+export const netWorthReport = defineQuery({
+  audience: 'device',
+  description:
+    'Assets, liabilities and net worth at the end of each month, in the base currency: each account above zero is an asset, below zero a liability.',
+  scope: 'read:transactions',
+  args: MonthRangeArgsSchema,
+  async run(db, args, ctx): Promise<NetWorthReport> {
+    const { fromMonth, toMonth, months } = await monthRange(db, args, ctx)
+    const [{ base, rates }, { rows }] = await Promise.all([
+      ratesToBase(db, ctx.householdId),
+      sql<{ account_id: string; currency: string; month: string; total: string }>`
+        select t.account_id, a.currency,
+          case when t.date < ${`${fromMonth}-01`}::date then '' else to_char(t.date, 'YYYY-MM') end as month,
+          sum(t.amount_cents)::text as total
+        from transactions t
+        join accounts a on a.household_id = t.household_id and a.id = t.account_id
+        where t.household_id = ${ctx.householdId} and a.deleted_at is null
+          and t.deleted_at is null and t.merged_into_id is null
+          and t.date <= ${lastDayOf(toMonth)}::date
+        group by 1, 2, 3`.execute(db),
+    ])
+    const accounts = new Map<string, AccountMovement & { byMonth: Map<string, bigint> }>()
+    for (const r of rows) {
+      let account = accounts.get(r.account_id)
+      if (!account) {
+        account = { currency: r.currency, openingCents: 0n, byMonth: new Map() }
+        accounts.set(r.account_id, account)
+      }
+      if (r.month === '') account.openingCents = BigInt(r.total)
+      else account.byMonth.set(r.month, BigInt(r.total))
+    }
+    const points = netWorthByMonth(months, [...accounts.values()], rates)
+    return {
+      baseCurrency: base,
+      fromMonth,
+      toMonth,
+      months: points.map((p) => ({
+        month: p.month,
+        date: lastDayOf(p.month),
+        assetsCents: String(p.assetsCents),
+        liabilitiesCents: String(p.liabilitiesCents),
+        netWorthCents: String(p.netWorthCents),
+      })),
+      unconvertedCurrencies: sortedCodes(
+        [...accounts.values()].map((a) => a.currency).filter((c) => !rates.has(c)),
+      ),
+    }
+  },
+})
+
+/** One month of the cash-flow report. */
+export interface CashFlowPoint {
+  month: string
+  incomeCents: string
+  spendingCents: string
+  netCents: string
+}
+
+export interface CashFlowReport {
+  baseCurrency: string
+  fromMonth: string
+  toMonth: string
+  months: CashFlowPoint[]
+  totals: { incomeCents: string; spendingCents: string; netCents: string }
+  unconvertedCurrencies: string[]
+}
+
+/**
+ * Income against spending per month on the on-budget accounts (cash and credit), in the base
+ * currency. A split row counts by its parts; transfers (between any two of the household's own
+ * accounts) and system rows (opening balances, adjustments) are neither.
+ */
+export const cashFlowReport = defineQuery({
+  audience: 'device',
+  description:
+    'Income against spending per month on the on-budget accounts, in the base currency; transfers between your own accounts and opening balances are left out.',
+  scope: 'read:transactions',
+  args: MonthRangeArgsSchema,
+  async run(db, args, ctx): Promise<CashFlowReport> {
+    const { fromMonth, toMonth, months } = await monthRange(db, args, ctx)
+    const [{ base, rates }, { rows }] = await Promise.all([
+      ratesToBase(db, ctx.householdId),
+      sql<{ month: string; currency: string; in_: string; out_: string }>`
+        with lines as (
+          select t.date, a.currency, coalesce(s.amount_cents, t.amount_cents) as amount
+          from transactions t
+          join accounts a on a.household_id = t.household_id and a.id = t.account_id
+            and a.type in ('cash', 'credit') and a.deleted_at is null
+          left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
+          where t.household_id = ${ctx.householdId}
+            and t.date between ${`${fromMonth}-01`}::date and ${lastDayOf(toMonth)}::date
+            and t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null
+            and t.kind = 'normal'
+        )
+        select to_char(date, 'YYYY-MM') as month, currency,
+          coalesce(sum(amount) filter (where amount > 0), 0)::text as in_,
+          coalesce(-sum(amount) filter (where amount < 0), 0)::text as out_
+        from lines group by 1, 2`.execute(db),
+    ])
+    const points = cashFlowByMonth(
+      months,
+      rows.map((r) => ({
+        month: r.month,
+        currency: r.currency,
+        inCents: BigInt(r.in_),
+        outCents: BigInt(r.out_),
+      })),
+      rates,
+    )
+    const sum = (pick: (p: (typeof points)[number]) => bigint) =>
+      String(points.reduce((s, p) => s + pick(p), 0n))
+    return {
+      baseCurrency: base,
+      fromMonth,
+      toMonth,
+      months: points.map((p) => ({
+        month: p.month,
+        incomeCents: String(p.incomeCents),
+        spendingCents: String(p.spendingCents),
+        netCents: String(p.netCents),
+      })),
+      totals: {
+        incomeCents: sum((p) => p.incomeCents),
+        spendingCents: sum((p) => p.spendingCents),
+        netCents: sum((p) => p.netCents),
+      },
+      unconvertedCurrencies: sortedCodes(rows.map((r) => r.currency).filter((c) => !rates.has(c))),
+    }
+  },
+})
+
+/** One month of the age-of-money report. */
+export interface AgeOfMoneyPoint {
+  month: string
+  /** The day the figure is taken at: the month's last day, or the caller's today in its own month. */
+  asOf: string
+  /** As `budgets.ageOfMoney` answers on `asOf`: null while fewer than ten outflows exist. */
+  days: number | null
+}
+
+export interface AgeOfMoneyReport {
+  fromMonth: string
+  toMonth: string
+  months: AgeOfMoneyPoint[]
+}
+
+/**
+ * The age of money at each month's end (the caller's today in the current month), exactly as
+ * `budgets.ageOfMoney` computes it on that day, from one pass over the cash flows.
+ */
+export const ageOfMoneyReport = defineQuery({
+  audience: 'device',
+  description:
+    'The age of money at the end of each month (today in the current month), as budgets.ageOfMoney computes it on that day.',
+  scope: 'read:budgets',
+  args: MonthRangeArgsSchema,
+  async run(db, args, ctx): Promise<AgeOfMoneyReport> {
+    const { fromMonth, toMonth, months, today } = await monthRange(db, args, ctx)
+    const points = months.map((m) => (m === monthOf(today) ? today : lastDayOf(m)))
+    // The same rows budgets.ageOfMoney counts; each outflow on its own, by day then id, which
+    // drains the buckets exactly as its day totals and window do.
+    const { rows } = await sql<{ id: string; date: string; amount: string }>`
+      select t.id, t.date, t.amount_cents::text as amount
+      from transactions t
+      join accounts a on a.household_id = t.household_id and a.id = t.account_id
+      join households h on h.id = t.household_id
+      where t.household_id = ${ctx.householdId}
+        and a.type = 'cash' and a.currency = h.base_currency and a.deleted_at is null
+        and t.deleted_at is null and t.merged_into_id is null
+        and t.amount_cents <> 0 and t.date <= ${points.at(-1)!}::date
+        and not exists (
+          select 1 from transactions o
+          join accounts oa on oa.household_id = o.household_id and oa.id = o.account_id
+          where o.household_id = t.household_id and o.transfer_group_id = t.transfer_group_id
+            and o.id <> t.id and o.deleted_at is null and o.merged_into_id is null
+            and oa.type = 'cash' and oa.currency = h.base_currency and oa.deleted_at is null
+        )
+      order by t.date, t.id`.execute(db)
+    const flows: CashFlow[] = rows.map((r) => ({ id: r.id, date: r.date, amountCents: BigInt(r.amount) }))
+    // The series takes its days in order; a point in a month later than today comes last anyway.
+    const series = ageOfMoneySeries(flows, points)
+    return {
+      fromMonth,
+      toMonth,
+      months: months.map((month, i) => ({ month, asOf: points[i]!, days: series[i]?.days ?? null })),
+    }
+  },
+})
