@@ -26,6 +26,7 @@ import * as loans from './0024-loans.ts'
 import * as webhooksNotifications from './0025-webhooks-notifications.ts'
 import * as bankImport from './0026-bank-import.ts'
 import * as assistant from './0027-assistant.ts'
+import * as notes from './0034-notes.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0025-webhooks-notifications': webhooksNotifications,
   '0026-bank-import': bankImport,
   '0027-assistant': assistant,
+  '0034-notes': notes,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
