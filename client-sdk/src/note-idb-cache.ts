@@ -9,5 +9,6 @@ export function openNoteIdb(location: string, name: string, doc: Y.Doc): NoteCac
   return {
     whenLoaded: persistence.whenSynced.then(() => {}),
     close: () => persistence.destroy(),
+    clear: () => persistence.clearData(),
   }
 }

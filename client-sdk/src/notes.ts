@@ -20,6 +20,8 @@ export interface NoteCache {
   readonly whenLoaded: Promise<void>
   /** Stops caching (what is cached stays). */
   close(): Promise<void>
+  /** Stops caching and forgets the cached copy. */
+  clear(): Promise<void>
 }
 
 /** Opens a note's cache in the device's store (`location`), or null for `memory://`. */
@@ -33,8 +35,10 @@ export interface NoteStatus {
   /** Why the server closed the note for good (`KEY_REVOKED`, `NOT_FOUND`, `NOTE_DELETED`, ...); null while fine. */
   error: { code: number; reason: string } | null
   /**
-   * The last edit the server refused and why (`READ_ONLY: ...`, `NOTE_TOO_LONG: ...`): it stays on this
-   * device and never reaches the others.
+   * The last edit the server refused and why (`READ_ONLY: ...`, `NOTE_TOO_LONG: ...`, `NOTE_NOT_TEXT: ...`):
+   * it stays in this copy and never reaches the others, and later edits in this copy build on it, so
+   * the server cannot take them either. Close the note and open it again: after a refusal, closing
+   * forgets the device's cached copy, so the note reopens as the server has it.
    */
   refused: string | null
 }
@@ -171,7 +175,8 @@ export async function openNote(context: NoteContext, target: NoteTarget): Promis
       if (closed) return
       closed = true
       provider?.destroy()
-      await cache?.close()
+      if (status.refused) await cache?.clear()
+      else await cache?.close()
       doc.destroy()
     },
   }

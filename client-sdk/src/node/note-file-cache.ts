@@ -1,4 +1,14 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import * as Y from 'yjs'
 import type { NoteCache } from '../notes.ts'
@@ -52,6 +62,11 @@ export function openNoteFile(folder: string, name: string, doc: Y.Doc): NoteCach
     async close() {
       doc.off('update', onUpdate)
       closeSync(fd)
+    },
+    async clear() {
+      doc.off('update', onUpdate)
+      closeSync(fd)
+      rmSync(path, { force: true })
     },
   }
 }
