@@ -5,10 +5,11 @@ import { ulid } from 'ulidx'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
-import { type TestMember, useTestServer } from '../src/index.ts'
+import { TEST_DATABASE_URL, type TestMember, useTestServer } from '../src/index.ts'
 import { closeDevice, closeDevices, eventually, newDevice, newDeviceFolder } from '../sync/devices.ts'
 
-const server = useTestServer()
+// On PostgreSQL the server LISTENs as a deployed one does (HEARTH_DATABASE_URL set).
+const server = useTestServer({ databaseUrl: TEST_DATABASE_URL })
 const notes: HearthNote[] = []
 afterEach(async () => {
   await Promise.all(notes.splice(0).map((n) => n.close()))
@@ -38,7 +39,7 @@ const noteText = async (member: TestMember, path: string) => {
   return res.body.text as string
 }
 
-describe('shared notes over Yjs', () => {
+describe('shared notes over Yjs', { timeout: 90_000 }, () => {
   it('two devices edit the same note live and converge; REST reads the merged text', async () => {
     const owner = await server.newOwner()
     const accountId = await newAccount(owner)

@@ -65,18 +65,39 @@ export class NoteHub {
     readonly store: Store,
     readonly logger: Logger,
     private readonly authFailures: AuthFailures | undefined,
-    /** With other instances on one PostgreSQL: how often open rooms read the store behind LISTEN. */
-    refreshMs: number,
+    /**
+     * Whether other instances may write the same notes (several on one PostgreSQL): open rooms
+     * then also re-read the store each round, behind LISTEN.
+     */
+    shared: boolean,
+    /** How often open rooms check, behind the announcements, that their target still exists. */
+    checkMs = 1000,
   ) {
-    this.refresher =
-      refreshMs > 0
-        ? setInterval(() => {
-            for (const room of this.rooms.values()) {
-              void room.then((r) => r.refresh()).catch(() => {})
-            }
-          }, refreshMs)
-        : null
-    this.refresher?.unref()
+    this.refresher = setInterval(() => void this.check(shared), checkMs)
+    this.refresher.unref()
+  }
+
+  private checking = false
+
+  /** The safety net behind `hearth_notes`: a deleted target closes its note; other instances' writes are read. */
+  private async check(shared: boolean): Promise<void> {
+    if (this.checking) return
+    this.checking = true
+    try {
+      for (const pending of [...this.rooms.values()]) {
+        const room = await pending.catch(() => null)
+        if (!room || room.closed) continue
+        if (!(await targetExists(this.store.db, room.key))) {
+          this.notice(`deleted:${noteKeyText(room.key)}`)
+          continue
+        }
+        if (shared) await room.refresh()
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'checking open notes failed')
+    } finally {
+      this.checking = false
+    }
   }
 
   /** The room of `key`, loaded once. */

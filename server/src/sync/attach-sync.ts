@@ -93,7 +93,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const sessions = new Set<SyncSession>()
   const authFailures = options.authFailures ?? new AuthFailures(DEFAULT_RATE_LIMITS)
   // Shared notes (Yjs) ride the same port, keys, rights watch and announcements (docs/api/notes.md).
-  const notes = new NoteHub(store, logger.child({ notes: true }), authFailures, options.databaseUrl ? 1000 : 0)
+  const notes = new NoteHub(store, logger.child({ notes: true }), authFailures, Boolean(options.databaseUrl))
   const rights = new RightsWatch(store, () => [...sessions, ...notes.sessions], {
     recheckMs: options.rightsRecheckMs ?? RIGHTS_RECHECK_MS,
     logger,
