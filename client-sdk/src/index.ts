@@ -6,8 +6,8 @@
 import { openPGliteStore } from '@hearth/engine'
 import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
-import { IdbQueue } from './queue/idb-queue.ts'
 import { openNoteIdb } from './note-idb-cache.ts'
+import { IdbQueue } from './queue/idb-queue.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
 import type { SocketLike } from './sync-client.ts'
 

@@ -148,7 +148,9 @@ export async function openNote(context: NoteContext, target: NoteTarget): Promis
         const check = (s: NoteStatus) => {
           if (s.error) {
             done()
-            reject(Object.assign(new Error(`The note was closed: ${s.error.reason}`), { code: s.error.reason }))
+            reject(
+              Object.assign(new Error(`The note was closed: ${s.error.reason}`), { code: s.error.reason }),
+            )
           } else if (s.connected && s.synced) {
             done()
             resolve()

@@ -1,14 +1,17 @@
+import { rmSync } from 'node:fs'
 import type { HearthNote } from '@hearth/client'
 import { ulid } from 'ulidx'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_DATABASE_URL, useTestServer } from '../src/index.ts'
-import { closeDevices, eventually, newDevice } from '../sync/devices.ts'
+import { closeDevices, eventually, newDevice, newDeviceFolder } from '../sync/devices.ts'
 
 // Two server instances over one store, as two processes behind a load balancer would be; on
 // PostgreSQL each LISTENs for the other's note updates (and re-reads open notes each second).
 const first = useTestServer({ databaseUrl: TEST_DATABASE_URL })
 const second = useTestServer({ databaseUrl: TEST_DATABASE_URL })
 const opened: HearthNote[] = []
+// The first device of a run migrates the device template (seconds, longer under load): not the notes' time.
+beforeAll(async () => rmSync(await newDeviceFolder(), { recursive: true, force: true }), 180_000)
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((n) => n.close()))
   await closeDevices()

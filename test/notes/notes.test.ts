@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import type { Hearth, HearthNote } from '@hearth/client'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import * as Y from 'yjs'
 import { TEST_DATABASE_URL, type TestMember, useTestServer } from '../src/index.ts'
@@ -11,6 +11,8 @@ import { closeDevice, closeDevices, eventually, newDevice, newDeviceFolder } fro
 // On PostgreSQL the server LISTENs as a deployed one does (HEARTH_DATABASE_URL set).
 const server = useTestServer({ databaseUrl: TEST_DATABASE_URL })
 const notes: HearthNote[] = []
+// The first device of a run migrates the device template (seconds, longer under load): not the notes' time.
+beforeAll(async () => rmSync(await newDeviceFolder(), { recursive: true, force: true }), 180_000)
 afterEach(async () => {
   await Promise.all(notes.splice(0).map((n) => n.close()))
   await closeDevices()
@@ -81,16 +83,24 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
       text: '',
       updatedAt: null,
     })
-    expect((await owner.api.put(`${H}/budgets/${month}/note`, { text: 'Groceries ran over.' })).status).toBe(200)
+    expect((await owner.api.put(`${H}/budgets/${month}/note`, { text: 'Groceries ran over.' })).status).toBe(
+      200,
+    )
     await eventually(() => expect(note.text.toString()).toBe('Groceries ran over.'))
     note.text.insert(0, 'November: ')
-    await eventually(async () => expect(await noteText(owner, `budgets/${month}`)).toBe('November: Groceries ran over.'))
+    await eventually(async () =>
+      expect(await noteText(owner, `budgets/${month}`)).toBe('November: Groceries ran over.'),
+    )
     // A replace edits only the span that differs: the live editor's prefix stays where it is.
-    const put = await owner.api.put(`${H}/budgets/${month}/note`, { text: 'November: Groceries ran over by $40.' })
+    const put = await owner.api.put(`${H}/budgets/${month}/note`, {
+      text: 'November: Groceries ran over by $40.',
+    })
     expect(put.body.text).toBe('November: Groceries ran over by $40.')
     const appended = await owner.api.post(`${H}/budgets/${month}/note/append`, { text: '\nMove from Fun.' })
     expect(appended.body.text).toBe('November: Groceries ran over by $40.\nMove from Fun.')
-    await eventually(() => expect(note.text.toString()).toBe('November: Groceries ran over by $40.\nMove from Fun.'))
+    await eventually(() =>
+      expect(note.text.toString()).toBe('November: Groceries ran over by $40.\nMove from Fun.'),
+    )
     // Bad input and bad targets.
     expect((await owner.api.put(`${H}/budgets/2026-13/note`, { text: 'x' })).status).toBe(404)
     expect((await owner.api.put(`${H}/budgets/${month}/note`, { text: 7 })).status).toBe(400)
@@ -127,7 +137,9 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     const nb = await open(b, target)
     await nb.whenSynced()
     nb.text.insert(nb.text.length, ' Online later.')
-    await eventually(async () => expect(await noteText(owner, `accounts/${accountId}`)).toBe('Shared. Online later.'))
+    await eventually(async () =>
+      expect(await noteText(owner, `accounts/${accountId}`)).toBe('Shared. Online later.'),
+    )
 
     // A restarted device reconnects: both edits merge everywhere.
     a = await newDevice(server, owner, { store: folder })
@@ -214,7 +226,9 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     const device = await newDevice(server, member)
     const note = await open(device, { kind: 'account', id: accountId })
     await note.whenSynced()
-    await sql`update api_keys set revoked_at = now() where user_id = ${member.userId}`.execute(server.store.db)
+    await sql`update api_keys set revoked_at = now() where user_id = ${member.userId}`.execute(
+      server.store.db,
+    )
     await eventually(() => expect(note.status.error).toEqual({ code: 4401, reason: 'KEY_REVOKED' }))
 
     const a = await newDevice(server, owner)
@@ -227,12 +241,18 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     expect((await owner.api.get(`${H}/accounts/${accountId}/note`)).status).toBe(404)
     const left = await sql<{ n: number }>`
       select (select count(*) from notes where target_id = ${accountId})::int
-           + (select count(*) from note_updates where target_id = ${accountId})::int as n`.execute(server.store.db)
+           + (select count(*) from note_updates where target_id = ${accountId})::int as n`.execute(
+      server.store.db,
+    )
     expect(left.rows[0]!.n).toBe(0)
 
     // A transaction's note goes with the transaction.
     const other = await newAccount(owner)
-    const tx = await owner.api.post(`${H}/transactions`, { accountId: other, date: '2026-11-02', amountCents: -1200 })
+    const tx = await owner.api.post(`${H}/transactions`, {
+      accountId: other,
+      date: '2026-11-02',
+      amountCents: -1200,
+    })
     await owner.api.put(`${H}/transactions/${tx.body.id}/note`, { text: 'Receipt in the drawer.' })
     expect(await noteText(owner, `transactions/${tx.body.id}`)).toBe('Receipt in the drawer.')
     expect((await owner.api.delete(`${H}/transactions/${tx.body.id}`)).status).toBe(204)

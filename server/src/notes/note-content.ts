@@ -44,10 +44,7 @@ export function textEdit(from: string, to: string): { index: number; remove: num
   const max = Math.min(from.length, to.length)
   while (start < max && from.charCodeAt(start) === to.charCodeAt(start)) start++
   let end = 0
-  while (
-    end < max - start &&
-    from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)
-  ) {
+  while (end < max - start && from.charCodeAt(from.length - 1 - end) === to.charCodeAt(to.length - 1 - end)) {
     end++
   }
   // Never split a surrogate pair: an emoji stays whole on both sides of the edit.

@@ -89,11 +89,13 @@ export class NoteRoom {
 
   /** Another instance wrote update `seq`: read it unless this room wrote or read it already. */
   announced(seq: number): void {
-    if (!this.seen.has(seq)) void this.refresh().catch((err) => this.logger.warn({ err }, 'note refresh failed'))
+    if (!this.seen.has(seq))
+      void this.refresh().catch((err) => this.logger.warn({ err }, 'note refresh failed'))
   }
 
   private absorb(stored: Awaited<ReturnType<typeof readNote>>): void {
-    if (stored.state && stored.compactedSeq > this.compactedSeq) Y.applyUpdate(this.doc, stored.state, 'store')
+    if (stored.state && stored.compactedSeq > this.compactedSeq)
+      Y.applyUpdate(this.doc, stored.state, 'store')
     this.compactedSeq = Math.max(this.compactedSeq, stored.compactedSeq)
     for (const u of stored.updates) {
       if (this.seen.has(u.seq)) continue
@@ -180,7 +182,10 @@ export class NoteRoom {
     if (probe.store.pendingStructs || probe.store.pendingDs) return
     if (Y.equalSnapshots(before, Y.snapshot(probe))) return
     if (origin !== 'rest' && !origin.canWrite) {
-      throw new NoteRefusal('READ_ONLY', 'Your key may read this note but not change it; the edit was not merged.')
+      throw new NoteRefusal(
+        'READ_ONLY',
+        'Your key may read this note but not change it; the edit was not merged.',
+      )
     }
     const problem = noteProblem(probe)
     if (problem) throw new NoteRefusal(problem.code, problem.detail)

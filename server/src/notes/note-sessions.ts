@@ -16,7 +16,9 @@ export const NOTES_PROTOCOL = 'hearth-notes'
 export const KEY_PROTOCOL_PREFIX = 'hearth-key.'
 
 /** Reads `/notes/ws/<householdId>/<kind>/<targetId>`; null for anything else. */
-export function parseNotePath(path: string): { householdRef: string; kind: NoteKey['kind']; id: string } | null {
+export function parseNotePath(
+  path: string,
+): { householdRef: string; kind: NoteKey['kind']; id: string } | null {
   if (!path.startsWith(NOTES_WS_PREFIX)) return null
   const parts = path.slice(NOTES_WS_PREFIX.length).split('/').map(safeDecode)
   if (parts.length !== 3 || parts.some((p) => !p)) return null
@@ -227,10 +229,12 @@ export class NoteSession implements GuardedSession, NotePeer {
   ): Promise<void> {
     const caller = await this.hub.authenticate(address, token)
     const membership = await resolveMembership(this.hub.store.db, caller.userId, target.householdRef)
-    if (!membership) throw new EngineError(404, 'NOT_FOUND', `Household ${target.householdRef} was not found.`)
+    if (!membership)
+      throw new EngineError(404, 'NOT_FOUND', `Household ${target.householdRef} was not found.`)
     const key: NoteKey = { householdId: membership.householdId, kind: target.kind, id: target.id }
     const read = NOTE_SCOPES[key.kind].read
-    if (!caller.scopes.includes(read)) throw new EngineError(403, 'INSUFFICIENT_SCOPE', `Requires scope ${read}.`)
+    if (!caller.scopes.includes(read))
+      throw new EngineError(403, 'INSUFFICIENT_SCOPE', `Requires scope ${read}.`)
     if (!(await targetExists(this.hub.store.db, key))) {
       throw new EngineError(404, 'NOT_FOUND', `The ${key.kind} ${key.id} was not found.`)
     }
@@ -271,9 +275,17 @@ export class NoteSession implements GuardedSession, NotePeer {
   applyRights(rights: CurrentRights): void {
     if (this.ended || !this.key) return
     const read = NOTE_SCOPES[this.key.kind].read
-    if (!rights.scopes) return this.end(CLOSE.KEY_REVOKED, 'KEY_REVOKED')
-    if (!rights.role) return this.end(CLOSE.MEMBERSHIP_ENDED, 'MEMBERSHIP_ENDED')
-    if (!rights.scopes.includes(read)) return this.end(CLOSE.SCOPE_REVOKED, 'SCOPE_REVOKED')
+    const ended = !rights.scopes
+      ? 'KEY_REVOKED'
+      : !rights.role
+        ? 'MEMBERSHIP_ENDED'
+        : !rights.scopes.includes(read)
+          ? 'SCOPE_REVOKED'
+          : null
+    if (ended || !rights.scopes) {
+      this.end(CLOSE[ended ?? 'KEY_REVOKED'], ended ?? 'KEY_REVOKED')
+      return
+    }
     this.scopes = rights.scopes
     this.suspended = false
     for (const message of this.held.splice(0)) this.ws.send(message)

@@ -16,7 +16,6 @@ export interface StoredNote {
   updatedAt: Date | null
 }
 
-
 /** Reads a note's compacted state and every update written since; an unknown note is empty. */
 export async function readNote(db: Kysely<Database>, key: NoteKey): Promise<StoredNote> {
   const row = await db
@@ -62,7 +61,13 @@ export async function appendNoteUpdate(
     const now = new Date()
     await tx
       .insertInto('notes')
-      .values({ household_id: key.householdId, target_kind: key.kind, target_id: key.id, text, updated_at: now })
+      .values({
+        household_id: key.householdId,
+        target_kind: key.kind,
+        target_id: key.id,
+        text,
+        updated_at: now,
+      })
       .onConflict((oc) =>
         oc.columns(['household_id', 'target_kind', 'target_id']).doUpdateSet({ text, updated_at: now }),
       )
@@ -128,7 +133,8 @@ export function parseNoteNotice(
 ): { type: 'update'; key: NoteKey; seq: number } | { type: 'deleted'; key: NoteKey } | null {
   const [type, householdId, kind, ...rest] = payload.split(':')
   if (!householdId || !kind) return null
-  if (type === 'deleted') return { type, key: { householdId, kind: kind as NoteKey['kind'], id: rest.join(':') } }
+  if (type === 'deleted')
+    return { type, key: { householdId, kind: kind as NoteKey['kind'], id: rest.join(':') } }
   if (type === 'update' && rest.length >= 2) {
     const seq = Number(rest.at(-1))
     return { type, key: { householdId, kind: kind as NoteKey['kind'], id: rest.slice(0, -1).join(':') }, seq }

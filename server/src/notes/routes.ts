@@ -1,5 +1,4 @@
-import { resolveMembership } from '@hearth/engine'
-import { EngineError, notFound } from '@hearth/engine'
+import { EngineError, notFound, resolveMembership } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/env.ts'
@@ -13,7 +12,9 @@ const NoteSchema = z
   .object({
     target: z.object({
       kind: z.enum(NOTE_KINDS).meta({ description: 'What the note hangs on.' }),
-      id: z.string().meta({ description: 'The account, category or transaction id, or the month (`YYYY-MM`).' }),
+      id: z
+        .string()
+        .meta({ description: 'The account, category or transaction id, or the month (`YYYY-MM`).' }),
     }),
     text: z.string().meta({ description: 'The note’s plain text; empty when no one wrote one.' }),
     updatedAt: z
@@ -61,7 +62,9 @@ export function noteRoutes(hub: NoteHub) {
     const path = `/households/{householdId}/${segment}/{${param}}/note`
     const params = z.object({
       householdId: z.string().meta({ description: 'A household id, or `current`.' }),
-      [param]: z.string().meta({ description: kind === 'month' ? 'The month, `YYYY-MM`.' : `The ${kind} id.` }),
+      [param]: z
+        .string()
+        .meta({ description: kind === 'month' ? 'The month, `YYYY-MM`.' : `The ${kind} id.` }),
     })
     const scopes = NOTE_SCOPES[kind]
     const tag = 'Notes'

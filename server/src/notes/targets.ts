@@ -2,7 +2,12 @@ import type { Database, NoteTargetKind, Scope } from '@hearth/engine'
 import type { Kysely } from 'kysely'
 
 /** The things a note can hang on. */
-export const NOTE_KINDS = ['account', 'category', 'month', 'transaction'] as const satisfies readonly NoteTargetKind[]
+export const NOTE_KINDS = [
+  'account',
+  'category',
+  'month',
+  'transaction',
+] as const satisfies readonly NoteTargetKind[]
 
 /** One note's document: its household, and what it hangs on. */
 export interface NoteKey {

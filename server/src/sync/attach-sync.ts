@@ -10,7 +10,7 @@ import { bearerToken } from '../auth/api-key-token.ts'
 import type { AppEnv } from '../http/env.ts'
 import { AuthFailures, DEFAULT_RATE_LIMITS } from '../http/rate-limits.ts'
 import { MAX_NOTE_UPDATE_BYTES } from '../notes/note-content.ts'
-import { NoteHub, NOTES_PROTOCOL, noteSocketToken, parseNotePath } from '../notes/note-sessions.ts'
+import { NOTES_PROTOCOL, NoteHub, noteSocketToken, parseNotePath } from '../notes/note-sessions.ts'
 import { NOTES_CHANNEL } from '../notes/note-store.ts'
 import { noteRoutes } from '../notes/routes.ts'
 import {
