@@ -43,6 +43,7 @@ import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { transactionRoutes } from './routes/transactions.ts'
 import { userRoutes } from './routes/users.ts'
+import { webAppRoutes } from './routes/web-app.ts'
 import { type WebhookRouteOptions, webhookRoutes } from './routes/webhooks.ts'
 import { secretBox } from './webhooks/secret-box.ts'
 
@@ -166,6 +167,7 @@ export function createApp({
   app.use('/households/:householdId/*', requireMembership())
 
   app.route('/', systemRoutes(store))
+  app.route('/', webAppRoutes())
   app.route('/', mcpRoutes(store))
   const aiConfig = ai ?? loadAiConfig({})
   app.route(

@@ -4,8 +4,8 @@ import { bearerToken, hashApiKey } from '../auth/api-key-token.ts'
 import type { AppEnv } from './env.ts'
 import { problem } from './problem.ts'
 
-/** Paths anyone may read without a key: health, the OpenAPI document and the reference page. */
-const PUBLIC = /^\/(healthz|openapi\.json|docs(\/.*)?)$/
+/** Paths anyone may read without a key: health, the OpenAPI document, the reference page and the web app. */
+const PUBLIC = /^\/(healthz|openapi\.json|docs(\/.*)?|app(\/.*)?)$/
 
 /** Paths a caller may use with a key or without one: redeeming an invitation as a new user. */
 const KEY_OPTIONAL = /^\/invitations\/redeem$/

@@ -1,0 +1,432 @@
+import type { Hearth } from '@hearth/client'
+import { useState } from 'preact/hooks'
+import { MoneyInput } from '../components/money-input.tsx'
+import {
+  addMonths,
+  centsToInput,
+  errorMessage,
+  formatCents,
+  monthName,
+  parseCents,
+  thisMonth,
+} from '../format.ts'
+import { type QueryResult, useWatch } from '../hooks.ts'
+import { NoteEditor } from '../notes/note-editor.tsx'
+import { navigate } from '../router.ts'
+
+type BudgetMonth = QueryResult<'budgets.get'>
+type BudgetCategory = BudgetMonth['groups'][number]['categories'][number]
+
+/** Each state's words and mark, so colour is never the only signal. */
+const STATES: Record<BudgetCategory['state'], { label: string; mark: string }> = {
+  overspent: { label: 'Overspent', mark: '!' },
+  underfunded: { label: 'Underfunded', mark: '◔' },
+  funded: { label: 'Funded', mark: '✓' },
+  zero: { label: 'Empty', mark: '○' },
+  income: { label: 'Income', mark: '+' },
+}
+
+/**
+ * A month of the envelope budget: Ready to Assign, every group and category with assigned,
+ * activity and available, assignment in place, moves between categories, goals with progress.
+ */
+export function BudgetScreen(props: { hearth: Hearth; month: string | null }) {
+  const { hearth } = props
+  const month = props.month && /^\d{4}-\d{2}$/.test(props.month) ? props.month : thisMonth()
+  const { data, error } = useWatch(hearth, 'budgets.get', { month })
+  const [selected, setSelected] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const go = (m: string) => navigate(`/budget/${m}`)
+  const act = (work: Promise<unknown>) =>
+    work.then(
+      () => setProblem(null),
+      (e) => setProblem(errorMessage(e)),
+    )
+
+  const category = data?.groups.flatMap((g) => g.categories).find((c) => c.id === selected) ?? null
+  const rta = data ? BigInt(data.readyToAssignCents) : 0n
+
+  return (
+    <section aria-labelledby="budget-title" class="budget">
+      <header class="screen-header">
+        <div class="month-picker">
+          <button
+            type="button"
+            class="ghost"
+            aria-label="Previous month"
+            onClick={() => go(addMonths(month, -1))}
+          >
+            ‹
+          </button>
+          <h1 id="budget-title">{monthName(month)}</h1>
+          <button type="button" class="ghost" aria-label="Next month" onClick={() => go(addMonths(month, 1))}>
+            ›
+          </button>
+          <label class="visually-hidden-label">
+            <span class="visually-hidden">Go to month</span>
+            <input
+              type="month"
+              value={month}
+              onChange={(e) => e.currentTarget.value && go(e.currentTarget.value)}
+            />
+          </label>
+          {month !== thisMonth() && (
+            <button type="button" class="small" onClick={() => go(thisMonth())}>
+              Today
+            </button>
+          )}
+        </div>
+        {data && (
+          <div
+            class={`rta ${rta > 0n ? 'rta-positive' : rta < 0n ? 'rta-negative' : 'rta-zero'}`}
+            data-testid="ready-to-assign"
+          >
+            <span class="rta-amount">{formatCents(data.readyToAssignCents, data.currency)}</span>
+            <span class="rta-label">
+              {rta < 0n
+                ? 'Assigned more than you have'
+                : rta === 0n
+                  ? 'All money assigned'
+                  : 'Ready to Assign'}
+            </span>
+          </div>
+        )}
+      </header>
+      {error ? (
+        <p role="alert" class="error">
+          {errorMessage(error)}
+        </p>
+      ) : null}
+      {problem && (
+        <p role="alert" class="error">
+          {problem}
+        </p>
+      )}
+      {data && (
+        <div class="budget-layout">
+          <div class="card budget-card">
+            <div class="budget-toolbar">
+              <span class="muted">
+                Goals still want {formatCents(data.underfundedCents, data.currency)} this month.
+              </span>
+              <button
+                type="button"
+                class="small"
+                onClick={() => act(hearth.mutate.budgets.autoAssignFromGoals({ month }))}
+                disabled={BigInt(data.underfundedCents) === 0n}
+              >
+                Assign to goals
+              </button>
+            </div>
+            <table class="table budget-table">
+              <thead>
+                <tr>
+                  <th scope="col">Category</th>
+                  <th scope="col" class="num">
+                    Assigned
+                  </th>
+                  <th scope="col" class="num">
+                    Activity
+                  </th>
+                  <th scope="col" class="num">
+                    Available
+                  </th>
+                </tr>
+              </thead>
+              {data.groups
+                .filter((g) => !g.hidden || g.categories.length > 0)
+                .map((group) => (
+                  <tbody key={group.id} class="budget-group">
+                    <tr class="group-row">
+                      <th scope="rowgroup">{group.name}</th>
+                      <td class="num">
+                        {group.isIncome ? '' : formatCents(group.assignedCents, data.currency)}
+                      </td>
+                      <td class="num">{formatCents(group.activityCents, data.currency)}</td>
+                      <td class="num">
+                        {group.isIncome ? '' : formatCents(group.availableCents, data.currency)}
+                      </td>
+                    </tr>
+                    {group.categories.map((c) => (
+                      <tr
+                        key={c.id}
+                        class={`category-row ${selected === c.id ? 'selected' : ''}`}
+                        data-category={c.name}
+                      >
+                        <th scope="row" class="category-cell">
+                          <button
+                            type="button"
+                            class="category-name"
+                            aria-expanded={selected === c.id}
+                            onClick={() => setSelected(selected === c.id ? null : c.id)}
+                          >
+                            {c.name}
+                          </button>
+                          {c.goal && <GoalBar goal={c.goal} currency={data.currency} />}
+                        </th>
+                        <td class="num">
+                          {group.isIncome ? (
+                            ''
+                          ) : (
+                            <MoneyInput
+                              name="assigned"
+                              cents={c.assignedCents}
+                              label={`Assigned to ${c.name}`}
+                              onSave={(cents) =>
+                                act(
+                                  hearth.mutate.budgets.assign({
+                                    month,
+                                    categoryId: c.id,
+                                    assignedCents: cents.toString(),
+                                  }),
+                                )
+                              }
+                            />
+                          )}
+                        </td>
+                        <td class="num">{formatCents(c.activityCents, data.currency)}</td>
+                        <td class="num">
+                          <Available category={c} currency={data.currency} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                ))}
+            </table>
+          </div>
+          <aside class="budget-side">
+            {category ? (
+              <CategoryPanel
+                key={category.id}
+                hearth={hearth}
+                month={month}
+                category={category}
+                categories={data.groups.filter((g) => !g.isIncome).flatMap((g) => g.categories)}
+                currency={data.currency}
+                onClose={() => setSelected(null)}
+              />
+            ) : (
+              <MonthSummary data={data} />
+            )}
+            <NoteEditor hearth={hearth} target={{ kind: 'month', id: month }} />
+          </aside>
+        </div>
+      )}
+    </section>
+  )
+}
+
+function Available(props: { category: BudgetCategory; currency: string }) {
+  const state = STATES[props.category.state]
+  return (
+    <span class={`available state-${props.category.state}`} data-state={props.category.state}>
+      <span class="state-mark" aria-hidden="true">
+        {state.mark}
+      </span>
+      {formatCents(props.category.availableCents, props.currency)}
+      <span class="visually-hidden"> ({state.label})</span>
+    </span>
+  )
+}
+
+function GoalBar(props: { goal: NonNullable<BudgetCategory['goal']>; currency: string }) {
+  const pct = Math.round(props.goal.progressBasisPoints / 100)
+  return (
+    <div class="goal">
+      <progress max={10000} value={props.goal.progressBasisPoints} aria-label="Goal progress">
+        {pct}%
+      </progress>
+      <span class="goal-text">
+        {pct}% of {formatCents(props.goal.neededCents, props.currency)}
+        {BigInt(props.goal.underfundedCents) > 0n &&
+          ` · ${formatCents(props.goal.underfundedCents, props.currency)} to go`}
+      </span>
+    </div>
+  )
+}
+
+function MonthSummary(props: { data: BudgetMonth }) {
+  const { data } = props
+  const rows: [string, string][] = [
+    ['Carried in', data.readyToAssignCarriedInCents],
+    ['Income this month', data.incomeCents],
+    ['Uncategorized', data.uncategorizedCents],
+    ['Overspending last month', data.overspendingLastMonthCents],
+    ['Assigned this month', `-${data.assignedCents}`.replace('--', '')],
+    ['Assigned in future months', `-${data.assignedInFutureCents}`.replace('--', '')],
+  ]
+  return (
+    <section class="card" aria-labelledby="summary-title">
+      <h2 id="summary-title" class="card-title">
+        This month
+      </h2>
+      <dl class="summary">
+        {rows.map(([label, cents]) => (
+          <div key={label}>
+            <dt>{label}</dt>
+            <dd class="amount">{formatCents(cents, data.currency)}</dd>
+          </div>
+        ))}
+        <div class="summary-total">
+          <dt>Ready to Assign</dt>
+          <dd class="amount">{formatCents(data.readyToAssignCents, data.currency)}</dd>
+        </div>
+      </dl>
+    </section>
+  )
+}
+
+function CategoryPanel(props: {
+  hearth: Hearth
+  month: string
+  category: BudgetCategory
+  categories: BudgetCategory[]
+  currency: string
+  onClose: () => void
+}) {
+  const { hearth, category: c, month } = props
+  const [moveTo, setMoveTo] = useState('')
+  const [moveAmount, setMoveAmount] = useState('')
+  const [goalType, setGoalType] = useState<'none' | 'monthly' | 'targetBalance'>(
+    c.goal?.type === 'monthly' ? 'monthly' : c.goal?.type === 'targetBalance' ? 'targetBalance' : 'none',
+  )
+  const [goalAmount, setGoalAmount] = useState(c.goal ? centsToInput(c.goal.neededCents) : '')
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null)
+  const run = (work: Promise<unknown>, ok: string) =>
+    work.then(
+      () => setMessage({ kind: 'ok', text: ok }),
+      (e) => setMessage({ kind: 'error', text: errorMessage(e) }),
+    )
+
+  const move = (event: Event) => {
+    event.preventDefault()
+    const cents = parseCents(moveAmount)
+    if (cents === null || cents <= 0n || !moveTo) {
+      setMessage({ kind: 'error', text: 'Choose a category and an amount above zero.' })
+      return
+    }
+    const [from, to] = cents > 0n ? [c.id, moveTo] : [moveTo, c.id]
+    void run(
+      hearth.mutate.budgets.move({
+        month,
+        fromCategoryId: from,
+        toCategoryId: to,
+        amountCents: cents.toString(),
+      }),
+      'Moved.',
+    ).then(() => setMoveAmount(''))
+  }
+  const saveGoal = (event: Event) => {
+    event.preventDefault()
+    if (goalType === 'none') {
+      void run(hearth.mutate.categories.update({ id: c.id, goal: null }), 'Goal removed.')
+      return
+    }
+    const cents = parseCents(goalAmount)
+    if (cents === null || cents <= 0n) {
+      setMessage({ kind: 'error', text: 'A goal needs an amount above zero.' })
+      return
+    }
+    const goal =
+      goalType === 'monthly'
+        ? { type: 'monthly' as const, amountCents: cents.toString() }
+        : { type: 'targetBalance' as const, targetCents: cents.toString() }
+    void run(hearth.mutate.categories.update({ id: c.id, goal }), 'Goal saved.')
+  }
+
+  return (
+    <section class="card category-panel" aria-labelledby="category-title">
+      <header class="panel-header">
+        <h2 id="category-title">{c.name}</h2>
+        <button type="button" class="ghost small" onClick={props.onClose} aria-label="Close category details">
+          ✕
+        </button>
+      </header>
+      <dl class="summary">
+        <div>
+          <dt>Carried in</dt>
+          <dd class="amount">{formatCents(c.carriedInCents, props.currency)}</dd>
+        </div>
+        <div>
+          <dt>Assigned</dt>
+          <dd class="amount">{formatCents(c.assignedCents, props.currency)}</dd>
+        </div>
+        <div>
+          <dt>Activity</dt>
+          <dd class="amount">{formatCents(c.activityCents, props.currency)}</dd>
+        </div>
+        <div class="summary-total">
+          <dt>Available</dt>
+          <dd>
+            <Available category={c} currency={props.currency} />
+          </dd>
+        </div>
+      </dl>
+      {c.goal && <GoalBar goal={c.goal} currency={props.currency} />}
+
+      <form class="stack panel-form" onSubmit={move} aria-label="Move money">
+        <h3>Move money</h3>
+        <label>
+          Amount to move out of {c.name}
+          <input
+            name="moveAmount"
+            inputMode="decimal"
+            value={moveAmount}
+            onInput={(e) => setMoveAmount(e.currentTarget.value)}
+          />
+        </label>
+        <label>
+          To
+          <select name="moveTo" value={moveTo} onChange={(e) => setMoveTo(e.currentTarget.value)}>
+            <option value="">Choose a category</option>
+            {props.categories
+              .filter((o) => o.id !== c.id)
+              .map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name} ({formatCents(o.availableCents, props.currency)})
+                </option>
+              ))}
+          </select>
+        </label>
+        <button type="submit">Move</button>
+      </form>
+
+      <form class="stack panel-form" onSubmit={saveGoal} aria-label="Goal">
+        <h3>Goal</h3>
+        <label>
+          Kind
+          <select
+            name="goalType"
+            value={goalType}
+            onChange={(e) => setGoalType(e.currentTarget.value as typeof goalType)}
+          >
+            <option value="none">No goal</option>
+            <option value="monthly">Assign every month</option>
+            <option value="targetBalance">Reach a balance</option>
+          </select>
+        </label>
+        {goalType !== 'none' && (
+          <label>
+            Amount
+            <input
+              name="goalAmount"
+              inputMode="decimal"
+              value={goalAmount}
+              onInput={(e) => setGoalAmount(e.currentTarget.value)}
+            />
+          </label>
+        )}
+        <button type="submit">Save goal</button>
+      </form>
+      {message && (
+        <p
+          role={message.kind === 'error' ? 'alert' : 'status'}
+          class={message.kind === 'error' ? 'error' : 'ok'}
+        >
+          {message.text}
+        </p>
+      )}
+      <NoteEditor hearth={hearth} target={{ kind: 'category', id: c.id }} />
+    </section>
+  )
+}

@@ -1,0 +1,797 @@
+import type { Hearth } from '@hearth/client'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { centsToInput, errorMessage, formatCents, parseCents, today } from '../format.ts'
+import { type QueryResult, useWatch } from '../hooks.ts'
+import { type Lookups, useLookups } from '../lookups.ts'
+import { NoteEditor } from '../notes/note-editor.tsx'
+import { navigate } from '../router.ts'
+
+type Transaction = QueryResult<'transactions.list'>['items'][number]
+
+/**
+ * The register of one account, or of all accounts: add, edit, split, categorize (with the
+ * suggested category and one click to accept), tag, delete; search over payee and memo.
+ * Keyboard first: arrows move between rows, Enter opens a row and saves it, Escape closes it.
+ */
+export function RegisterScreen(props: { hearth: Hearth; accountId: string | null }) {
+  const { hearth, accountId } = props
+  const lookups = useLookups(hearth)
+  const [search, setSearch] = useState('')
+  const [pages, setPages] = useState<(string | undefined)[]>([undefined])
+  const [editing, setEditing] = useState<string | null>(null)
+  useEffect(() => {
+    setPages([undefined])
+    setEditing(null)
+  }, [accountId, search])
+  const account = accountId ? lookups.account.get(accountId) : null
+  const title = accountId ? (account?.name ?? 'Account') : 'All transactions'
+
+  return (
+    <section aria-labelledby="register-title" class="register">
+      <header class="screen-header">
+        <div>
+          <h1 id="register-title">{title}</h1>
+          {account && (
+            <p class="muted account-balances">
+              Balance <strong class="amount">{formatCents(account.balanceCents, account.currency)}</strong> ·
+              cleared {formatCents(account.clearedBalanceCents, account.currency)} · uncleared{' '}
+              {formatCents(account.unclearedBalanceCents, account.currency)}
+            </p>
+          )}
+        </div>
+        <label class="search">
+          <span class="visually-hidden">Search payee, memo and category</span>
+          <input
+            type="search"
+            name="search"
+            placeholder="Search payee or memo"
+            value={search}
+            onInput={(e) => setSearch(e.currentTarget.value)}
+          />
+        </label>
+      </header>
+      <AddTransaction hearth={hearth} accountId={accountId} lookups={lookups} />
+      <div class="card register-card">
+        <table class="table register-table" aria-label={`${title} transactions`}>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              {!accountId && <th scope="col">Account</th>}
+              <th scope="col">Payee</th>
+              <th scope="col">Category</th>
+              <th scope="col">Memo</th>
+              <th scope="col" class="num">
+                Amount
+              </th>
+              <th scope="col">
+                <span class="visually-hidden">Status</span>
+              </th>
+            </tr>
+          </thead>
+          {pages.map((cursor, i) => (
+            <RegisterPage
+              key={cursor ?? 'first'}
+              hearth={hearth}
+              accountId={accountId}
+              search={search.trim()}
+              cursor={cursor}
+              first={i === 0}
+              lookups={lookups}
+              editing={editing}
+              setEditing={setEditing}
+              onMore={i === pages.length - 1 ? (next) => setPages([...pages, next]) : null}
+            />
+          ))}
+        </table>
+      </div>
+      {accountId && <NoteEditor hearth={hearth} target={{ kind: 'account', id: accountId }} />}
+    </section>
+  )
+}
+
+function RegisterPage(props: {
+  hearth: Hearth
+  accountId: string | null
+  search: string
+  cursor: string | undefined
+  first: boolean
+  lookups: Lookups
+  editing: string | null
+  setEditing: (id: string | null) => void
+  onMore: ((cursor: string) => void) | null
+}) {
+  const { data } = useWatch(props.hearth, 'transactions.list', {
+    limit: 100,
+    ...(props.accountId && { accountId: props.accountId }),
+    ...(props.search && { search: props.search }),
+    ...(props.cursor && { cursor: props.cursor }),
+  })
+  const columns = props.accountId ? 6 : 7
+  if (!data) return <tbody aria-busy="true" />
+  return (
+    <tbody>
+      {props.first && data.items.length === 0 && (
+        <tr>
+          <td colSpan={columns} class="muted empty">
+            {props.search ? 'No transaction matches.' : 'No transactions yet.'}
+          </td>
+        </tr>
+      )}
+      {data.items.map((t, i) =>
+        props.editing === t.id ? (
+          <EditTransaction
+            key={t.id}
+            hearth={props.hearth}
+            transaction={t}
+            lookups={props.lookups}
+            columns={columns}
+            onClose={() => props.setEditing(null)}
+          />
+        ) : (
+          <TransactionRow
+            key={t.id}
+            hearth={props.hearth}
+            transaction={t}
+            lookups={props.lookups}
+            showAccount={!props.accountId}
+            tabbable={props.first && i === 0}
+            onOpen={() => props.setEditing(t.id)}
+          />
+        ),
+      )}
+      {data.nextCursor && props.onMore && (
+        <tr>
+          <td colSpan={columns} class="more">
+            <button type="button" class="small" onClick={() => props.onMore?.(data.nextCursor!)}>
+              Show older transactions
+            </button>
+          </td>
+        </tr>
+      )}
+    </tbody>
+  )
+}
+
+function TransactionRow(props: {
+  hearth: Hearth
+  transaction: Transaction
+  lookups: Lookups
+  showAccount: boolean
+  tabbable: boolean
+  onOpen: () => void
+}) {
+  const { transaction: t, lookups } = props
+  const currency = lookups.account.get(t.accountId)?.currency
+  const amount = BigInt(t.amountCents)
+  const system =
+    t.kind === 'opening_balance' ? 'Opening balance' : t.kind === 'adjustment' ? 'Balance adjustment' : null
+  const payee = t.payeeId ? (lookups.payeeName.get(t.payeeId) ?? '') : (system ?? '')
+  const category =
+    system !== null && !t.categoryId
+      ? '—'
+      : t.splits.length > 0
+        ? 'Split'
+        : t.categoryId
+          ? (lookups.categoryName.get(t.categoryId) ?? '')
+          : t.transferGroupId
+            ? 'Transfer'
+            : ''
+  const suggestion = !t.categoryId && t.splits.length === 0 ? t.suggestedCategoryId : null
+  return (
+    <tr
+      class="txn-row"
+      tabIndex={props.tabbable ? 0 : -1}
+      data-id={t.id}
+      aria-label={`${t.date} ${payee} ${formatCents(t.amountCents, currency)}`}
+      onKeyDown={(e) => {
+        if (e.target !== e.currentTarget) return
+        if (e.key === 'Enter') {
+          e.preventDefault()
+          props.onOpen()
+        } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+          e.preventDefault()
+          moveRow(e.currentTarget, e.key === 'ArrowDown' ? 1 : -1)
+        }
+      }}
+      onDblClick={props.onOpen}
+    >
+      <td class="date">{t.date}</td>
+      {props.showAccount && <td>{lookups.account.get(t.accountId)?.name ?? ''}</td>}
+      <td class="payee">
+        <button
+          type="button"
+          class="row-open"
+          onClick={props.onOpen}
+          aria-label={`Edit ${payee || 'transaction'} on ${t.date}`}
+        >
+          {payee || <span class="muted">No payee</span>}
+        </button>
+      </td>
+      <td class="category">
+        {suggestion ? (
+          <span class="suggestion">
+            <span class="muted">Suggested:</span> {lookups.categoryName.get(suggestion) ?? 'a category'}{' '}
+            <button
+              type="button"
+              class="small accept"
+              onClick={() => void props.hearth.mutate.transactions.acceptSuggestion({ id: t.id })}
+              aria-label={`Accept ${lookups.categoryName.get(suggestion) ?? 'the suggested category'} for ${payee || 'this transaction'}`}
+            >
+              ✓ Accept
+            </button>
+          </span>
+        ) : category ? (
+          category
+        ) : (
+          <span class="uncategorized">Uncategorized</span>
+        )}
+        {t.tagIds.length > 0 && (
+          <span class="tags">
+            {t.tagIds.map((id) => (
+              <span key={id} class="tag">
+                {lookups.tagName.get(id) ?? ''}
+              </span>
+            ))}
+          </span>
+        )}
+      </td>
+      <td class="memo">{t.memo ?? ''}</td>
+      <td class={`num amount ${amount < 0n ? '' : 'inflow'}`}>{formatCents(t.amountCents, currency)}</td>
+      <td class="status">
+        <span class={`status-mark status-${t.status}`} title={t.status}>
+          {t.status === 'reconciled' ? '🔒' : t.status === 'cleared' ? 'C' : ''}
+          <span class="visually-hidden">{t.status}</span>
+        </span>
+      </td>
+    </tr>
+  )
+}
+
+/** Moves focus to the next or previous register row. */
+function moveRow(from: HTMLElement, step: 1 | -1): void {
+  const rows = [...document.querySelectorAll<HTMLElement>('tr.txn-row')]
+  const next = rows[rows.indexOf(from) + step]
+  if (next) {
+    from.tabIndex = -1
+    next.tabIndex = 0
+    next.focus()
+  }
+}
+
+interface Draft {
+  accountId: string
+  date: string
+  payee: string
+  categoryId: string
+  memo: string
+  outflow: string
+  inflow: string
+  cleared: boolean
+  tagIds: string[]
+  splits: { categoryId: string; memo: string; amount: string }[]
+}
+
+function draftOf(t: Transaction, lookups: Lookups): Draft {
+  const amount = BigInt(t.amountCents)
+  return {
+    accountId: t.accountId,
+    date: t.date,
+    payee: t.payeeId ? (lookups.payeeName.get(t.payeeId) ?? '') : '',
+    categoryId: t.categoryId ?? '',
+    memo: t.memo ?? '',
+    outflow: amount < 0n ? centsToInput(-amount) : '',
+    inflow: amount >= 0n ? centsToInput(amount) : '',
+    cleared: t.status !== 'pending',
+    tagIds: [...t.tagIds],
+    splits: t.splits.map((s) => ({
+      categoryId: s.categoryId ?? '',
+      memo: s.memo ?? '',
+      amount: centsToInput(s.amountCents),
+    })),
+  }
+}
+
+/** The draft's amount in cents, or an error for a person. */
+function draftAmount(d: Draft): bigint | string {
+  const out = d.outflow.trim() ? parseCents(d.outflow) : 0n
+  const inn = d.inflow.trim() ? parseCents(d.inflow) : 0n
+  if (out === null || inn === null) return 'Amounts are numbers such as 12.50.'
+  return inn - out
+}
+
+function draftSplits(
+  d: Draft,
+  total: bigint,
+): { amountCents: string; categoryId: string | null; memo: string | null }[] | string {
+  if (d.splits.length === 0) return []
+  const parts = d.splits.map((s) => ({ cents: parseCents(s.amount), s }))
+  if (parts.some((p) => p.cents === null)) return 'Each part needs an amount.'
+  const sum = parts.reduce((a, p) => a + (p.cents as bigint), 0n)
+  if (sum !== total) return `The parts add up to ${centsToInput(sum)}, not ${centsToInput(total)}.`
+  return parts.map((p) => ({
+    amountCents: String(p.cents),
+    categoryId: p.s.categoryId || null,
+    memo: p.s.memo || null,
+  }))
+}
+
+function EditTransaction(props: {
+  hearth: Hearth
+  transaction: Transaction
+  lookups: Lookups
+  columns: number
+  onClose: () => void
+}) {
+  const { hearth, transaction: t, lookups } = props
+  const [draft, setDraft] = useState(() => draftOf(t, lookups))
+  const [error, setError] = useState<string | null>(null)
+  const first = useRef<HTMLInputElement>(null)
+  useEffect(() => first.current?.focus(), [])
+  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch })
+  const close = () => {
+    props.onClose()
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`tr.txn-row[data-id="${t.id}"]`)?.focus())
+  }
+
+  const save = async (event: Event) => {
+    event.preventDefault()
+    const amount = draftAmount(draft)
+    if (typeof amount === 'string') return setError(amount)
+    const splits = draftSplits(draft, amount)
+    if (typeof splits === 'string') return setError(splits)
+    const payee = draft.payee.trim()
+    try {
+      await hearth.mutate.transactions.update({
+        id: t.id,
+        date: draft.date,
+        amountCents: amount.toString(),
+        ...(payee ? { payeeName: payee } : { payeeId: null }),
+        categoryId: splits.length > 0 ? null : draft.categoryId || null,
+        memo: draft.memo.trim() || null,
+        ...(t.status !== 'reconciled' && { status: draft.cleared ? 'cleared' : 'pending' }),
+        tagIds: draft.tagIds,
+        splits,
+      })
+      close()
+    } catch (e) {
+      setError(errorMessage(e))
+    }
+  }
+  const remove = async () => {
+    try {
+      await hearth.mutate.transactions.delete({ id: t.id })
+      props.onClose()
+    } catch (e) {
+      setError(errorMessage(e))
+    }
+  }
+
+  return (
+    <tr class="editor-row" data-id={t.id}>
+      <td colSpan={props.columns}>
+        <form
+          class="txn-editor"
+          onSubmit={save}
+          aria-label="Edit transaction"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault()
+              close()
+            }
+          }}
+        >
+          <div class="editor-fields">
+            <label>
+              Date
+              <input
+                ref={first}
+                type="date"
+                name="date"
+                required
+                value={draft.date}
+                onInput={(e) => set({ date: e.currentTarget.value })}
+              />
+            </label>
+            <label class="grow">
+              Payee
+              <input
+                name="payee"
+                list="payee-names"
+                value={draft.payee}
+                onInput={(e) => set({ payee: e.currentTarget.value })}
+              />
+            </label>
+            {draft.splits.length === 0 && (
+              <label class="grow">
+                Category
+                <CategorySelect
+                  lookups={lookups}
+                  value={draft.categoryId}
+                  onChange={(categoryId) => set({ categoryId })}
+                />
+              </label>
+            )}
+            <label class="grow">
+              Memo
+              <input name="memo" value={draft.memo} onInput={(e) => set({ memo: e.currentTarget.value })} />
+            </label>
+            <label>
+              Outflow
+              <input
+                class="amount-field"
+                name="outflow"
+                inputMode="decimal"
+                value={draft.outflow}
+                onInput={(e) => set({ outflow: e.currentTarget.value })}
+              />
+            </label>
+            <label>
+              Inflow
+              <input
+                class="amount-field"
+                name="inflow"
+                inputMode="decimal"
+                value={draft.inflow}
+                onInput={(e) => set({ inflow: e.currentTarget.value })}
+              />
+            </label>
+            <label class="check">
+              <input
+                type="checkbox"
+                name="cleared"
+                checked={draft.cleared}
+                disabled={t.status === 'reconciled'}
+                onChange={(e) => set({ cleared: e.currentTarget.checked })}
+              />
+              Cleared
+            </label>
+          </div>
+          {t.suggestedCategoryId && !t.categoryId && (
+            <p class="suggestion">
+              Suggested category: <strong>{lookups.categoryName.get(t.suggestedCategoryId)}</strong>
+              {t.suggestionReason && <span class="muted"> ({t.suggestionReason})</span>}{' '}
+              <button
+                type="button"
+                class="small"
+                onClick={() => set({ categoryId: t.suggestedCategoryId ?? '' })}
+              >
+                Use it
+              </button>
+            </p>
+          )}
+          <SplitEditor draft={draft} set={set} lookups={lookups} />
+          <TagPicker
+            hearth={hearth}
+            lookups={lookups}
+            value={draft.tagIds}
+            onChange={(tagIds) => set({ tagIds })}
+          />
+          {error && (
+            <p role="alert" class="error">
+              {error}
+            </p>
+          )}
+          <div class="editor-actions">
+            <button type="submit" class="primary">
+              Save
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+            <button type="button" class="ghost" onClick={() => navigate(`/rules?from=${t.id}`)}>
+              Make a rule from this
+            </button>
+            <span class="spacer" />
+            <button type="button" class="danger ghost" onClick={remove}>
+              Delete
+            </button>
+          </div>
+          <NoteEditor hearth={hearth} target={{ kind: 'transaction', id: t.id }} />
+        </form>
+        <PayeeNames lookups={lookups} />
+      </td>
+    </tr>
+  )
+}
+
+function SplitEditor(props: { draft: Draft; set: (patch: Partial<Draft>) => void; lookups: Lookups }) {
+  const { draft, set } = props
+  const total = draftAmount(draft)
+  if (draft.splits.length === 0) {
+    return (
+      <button
+        type="button"
+        class="small split-toggle"
+        onClick={() =>
+          set({
+            splits: [
+              {
+                categoryId: draft.categoryId,
+                memo: '',
+                amount: typeof total === 'bigint' ? centsToInput(total) : '',
+              },
+              { categoryId: '', memo: '', amount: '0.00' },
+            ],
+          })
+        }
+      >
+        Split
+      </button>
+    )
+  }
+  const update = (i: number, patch: Partial<Draft['splits'][number]>) =>
+    set({ splits: draft.splits.map((s, j) => (j === i ? { ...s, ...patch } : s)) })
+  return (
+    <fieldset class="splits">
+      <legend>Split into parts (negative amounts are money out)</legend>
+      {draft.splits.map((s, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id until saved.
+        <div class="split-line" key={i}>
+          <label class="grow">
+            Part {i + 1} category
+            <CategorySelect
+              lookups={props.lookups}
+              value={s.categoryId}
+              onChange={(categoryId) => update(i, { categoryId })}
+            />
+          </label>
+          <label class="grow">
+            Part {i + 1} memo
+            <input value={s.memo} onInput={(e) => update(i, { memo: e.currentTarget.value })} />
+          </label>
+          <label>
+            Part {i + 1} amount
+            <input
+              class="amount-field"
+              inputMode="decimal"
+              value={s.amount}
+              onInput={(e) => update(i, { amount: e.currentTarget.value })}
+            />
+          </label>
+          <button
+            type="button"
+            class="ghost small"
+            aria-label={`Remove part ${i + 1}`}
+            onClick={() => set({ splits: draft.splits.filter((_, j) => j !== i) })}
+          >
+            ✕
+          </button>
+        </div>
+      ))}
+      <div class="row">
+        <button
+          type="button"
+          class="small"
+          onClick={() => set({ splits: [...draft.splits, { categoryId: '', memo: '', amount: '0.00' }] })}
+        >
+          Add a part
+        </button>
+        <button type="button" class="small ghost" onClick={() => set({ splits: [] })}>
+          Remove the split
+        </button>
+      </div>
+    </fieldset>
+  )
+}
+
+function TagPicker(props: {
+  hearth: Hearth
+  lookups: Lookups
+  value: string[]
+  onChange: (ids: string[]) => void
+}) {
+  const [name, setName] = useState('')
+  const add = async () => {
+    const wanted = name.trim()
+    if (!wanted) return
+    const existing = props.lookups.tags.find((t) => t.name.toLowerCase() === wanted.toLowerCase())
+    const id = existing?.id ?? (await props.hearth.mutate.tags.create({ name: wanted })).id
+    if (!props.value.includes(id)) props.onChange([...props.value, id])
+    setName('')
+  }
+  return (
+    <fieldset class="tag-picker">
+      <legend>Tags</legend>
+      {props.lookups.tags.map((t) => (
+        <label key={t.id} class="tag-choice">
+          <input
+            type="checkbox"
+            checked={props.value.includes(t.id)}
+            onChange={(e) =>
+              props.onChange(
+                e.currentTarget.checked ? [...props.value, t.id] : props.value.filter((id) => id !== t.id),
+              )
+            }
+          />
+          {t.name}
+        </label>
+      ))}
+      <label class="new-tag">
+        <span class="visually-hidden">New tag</span>
+        <input
+          placeholder="New tag"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault()
+              void add()
+            }
+          }}
+        />
+      </label>
+    </fieldset>
+  )
+}
+
+export function CategorySelect(props: {
+  lookups: Lookups
+  value: string
+  onChange: (id: string) => void
+  name?: string
+  label?: string
+}) {
+  return (
+    <select
+      name={props.name ?? 'category'}
+      aria-label={props.label}
+      value={props.value}
+      onChange={(e) => props.onChange(e.currentTarget.value)}
+    >
+      <option value="">Uncategorized</option>
+      {props.lookups.categoryGroups.map(({ group, categories }) => (
+        <optgroup key={group.id} label={group.name}>
+          {categories.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </select>
+  )
+}
+
+function PayeeNames(props: { lookups: Lookups }) {
+  return (
+    <datalist id="payee-names">
+      {props.lookups.payees.map((p) => (
+        <option key={p.id} value={p.name} />
+      ))}
+    </datalist>
+  )
+}
+
+/** The entry row: Enter saves and leaves the date for the next one. */
+function AddTransaction(props: { hearth: Hearth; accountId: string | null; lookups: Lookups }) {
+  const { hearth, lookups } = props
+  const empty = (): Draft => ({
+    accountId: props.accountId ?? lookups.accounts.find((a) => a.status === 'open')?.id ?? '',
+    date: today(),
+    payee: '',
+    categoryId: '',
+    memo: '',
+    outflow: '',
+    inflow: '',
+    cleared: false,
+    tagIds: [],
+    splits: [],
+  })
+  const [draft, setDraft] = useState(empty)
+  const [error, setError] = useState<string | null>(null)
+  const payeeField = useRef<HTMLInputElement>(null)
+  useEffect(() => setDraft(empty()), [props.accountId, lookups.ready])
+  const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch })
+  const save = async (event: Event) => {
+    event.preventDefault()
+    const amount = draftAmount(draft)
+    if (typeof amount === 'string') return setError(amount)
+    if (!draft.accountId) return setError('Choose an account.')
+    const payee = draft.payee.trim()
+    try {
+      await hearth.mutate.transactions.create({
+        accountId: draft.accountId,
+        date: draft.date,
+        amountCents: amount.toString(),
+        ...(payee && { payeeName: payee }),
+        categoryId: draft.categoryId || null,
+        memo: draft.memo.trim() || null,
+        status: draft.cleared ? 'cleared' : 'pending',
+      })
+      setError(null)
+      setDraft({ ...empty(), accountId: draft.accountId, date: draft.date })
+      payeeField.current?.focus()
+    } catch (e) {
+      setError(errorMessage(e))
+    }
+  }
+  return (
+    <form class="card add-txn" onSubmit={save} aria-label="Add a transaction">
+      <div class="editor-fields">
+        {!props.accountId && (
+          <label>
+            Account
+            <select
+              name="accountId"
+              value={draft.accountId}
+              onChange={(e) => set({ accountId: e.currentTarget.value })}
+            >
+              {lookups.accounts
+                .filter((a) => a.status === 'open')
+                .map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+            </select>
+          </label>
+        )}
+        <label>
+          Date
+          <input
+            type="date"
+            name="date"
+            required
+            value={draft.date}
+            onInput={(e) => set({ date: e.currentTarget.value })}
+          />
+        </label>
+        <label class="grow">
+          Payee
+          <input
+            ref={payeeField}
+            name="payee"
+            list="payee-names-add"
+            value={draft.payee}
+            onInput={(e) => set({ payee: e.currentTarget.value })}
+          />
+        </label>
+        <label class="grow">
+          Category
+          <CategorySelect
+            lookups={lookups}
+            value={draft.categoryId}
+            onChange={(categoryId) => set({ categoryId })}
+          />
+        </label>
+        <label class="grow">
+          Memo
+          <input name="memo" value={draft.memo} onInput={(e) => set({ memo: e.currentTarget.value })} />
+        </label>
+        <label>
+          Outflow
+          <input
+            class="amount-field"
+            name="outflow"
+            inputMode="decimal"
+            value={draft.outflow}
+            onInput={(e) => set({ outflow: e.currentTarget.value })}
+          />
+        </label>
+        <label>
+          Inflow
+          <input
+            class="amount-field"
+            name="inflow"
+            inputMode="decimal"
+            value={draft.inflow}
+            onInput={(e) => set({ inflow: e.currentTarget.value })}
+          />
+        </label>
+        <button type="submit" class="primary add-button">
+          Add
+        </button>
+      </div>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <datalist id="payee-names-add">
+        {lookups.payees.map((p) => (
+          <option key={p.id} value={p.name} />
+        ))}
+      </datalist>
+    </form>
+  )
+}
