@@ -59,7 +59,10 @@ export function NoteEditor(props: { hearth: Hearth; target: Target }) {
           for (const [clientId, state] of n.awareness.getStates()) {
             if (clientId === n.awareness.clientID) continue
             const user = (state as { user?: { name?: unknown } }).user
-            others.push({ clientId, name: typeof user?.name === 'string' && user.name ? user.name : 'Someone' })
+            others.push({
+              clientId,
+              name: typeof user?.name === 'string' && user.name ? user.name : 'Someone',
+            })
           }
           setEditors(others)
         }
@@ -102,12 +105,7 @@ export function NoteEditor(props: { hearth: Hearth; target: Target }) {
   const titleId = `${id}-title`
   const statusId = `${id}-status`
   return (
-    <section
-      class="note"
-      aria-labelledby={titleId}
-      data-note-kind={target.kind}
-      data-note-id={target.id}
-    >
+    <section class="note" aria-labelledby={titleId} data-note-kind={target.kind} data-note-id={target.id}>
       <div class="note-head">
         <h2 class="note-title" id={titleId}>
           <label for={`${id}-text`}>{TITLES[target.kind]}</label>
@@ -136,9 +134,7 @@ export function NoteEditor(props: { hearth: Hearth; target: Target }) {
         onInput={onInput}
       />
       <p class="note-status muted" id={statusId} aria-live="polite">
-        {failed
-          ? `The note could not be opened: ${failed}`
-          : describe(status, editors.length)}
+        {failed ? `The note could not be opened: ${failed}` : describe(status, editors.length)}
       </p>
     </section>
   )
@@ -147,9 +143,11 @@ export function NoteEditor(props: { hearth: Hearth; target: Target }) {
 function describe(status: NoteStatus | null, others: number): string {
   if (!status) return 'Opening…'
   if (status.error) return `Closed by the server (${status.error.reason}); reopen the page to try again.`
-  if (status.refused?.startsWith('READ_ONLY')) return 'Read only: your key may read this note but not change it.'
+  if (status.refused?.startsWith('READ_ONLY'))
+    return 'Read only: your key may read this note but not change it.'
   if (status.refused) return `Not saved: ${status.refused.replace(/^[A-Z_]+: /, '')}`
-  if (!status.connected) return 'Offline: your edits are kept on this device and shared when you are back online.'
+  if (!status.connected)
+    return 'Offline: your edits are kept on this device and shared when you are back online.'
   if (!status.synced) return 'Connecting…'
   return others > 0 ? `Shared live with ${others} other${others === 1 ? '' : 's'}.` : 'Saved and shared.'
 }

@@ -14,7 +14,8 @@ export function applyLocalEdit(text: Y.Text, next: string, caret: number): void 
   while (start < maxStart && prev.charCodeAt(start) === next.charCodeAt(start)) start++
   let end = 0
   const maxEnd = Math.min(prev.length - start, next.length - start)
-  while (end < maxEnd && prev.charCodeAt(prev.length - 1 - end) === next.charCodeAt(next.length - 1 - end)) end++
+  while (end < maxEnd && prev.charCodeAt(prev.length - 1 - end) === next.charCodeAt(next.length - 1 - end))
+    end++
   // Never cut a surrogate pair in two.
   if (start > 0 && isHigh(prev.charCodeAt(start - 1))) start--
   if (end > 0 && isLow(prev.charCodeAt(prev.length - end))) end--
