@@ -101,6 +101,17 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     await eventually(() =>
       expect(note.text.toString()).toBe('November: Groceries ran over by $40.\nMove from Fun.'),
     )
+    // A retried append with its Idempotency-Key is answered again, not appended twice.
+    const retry = { 'idempotency-key': ulid() }
+    const once = await owner.api.post(`${H}/budgets/${month}/note/append`, { text: ' Twice?' }, retry)
+    const again = await owner.api.post(`${H}/budgets/${month}/note/append`, { text: ' Twice?' }, retry)
+    expect(again.headers.get('idempotent-replayed')).toBe('true')
+    expect(again.body).toEqual(once.body)
+    expect(once.body.text).toBe('November: Groceries ran over by $40.\nMove from Fun. Twice?')
+    const reused = await owner.api.post(`${H}/budgets/${month}/note/append`, { text: ' Other' }, retry)
+    expect(reused.status).toBe(422)
+    expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED')
+    expect(await noteText(owner, `budgets/${month}`)).toBe('November: Groceries ran over by $40.\nMove from Fun. Twice?')
     // Bad input and bad targets.
     expect((await owner.api.put(`${H}/budgets/2026-13/note`, { text: 'x' })).status).toBe(404)
     expect((await owner.api.put(`${H}/budgets/${month}/note`, { text: 7 })).status).toBe(400)

@@ -1,4 +1,4 @@
-import { EngineError, type Store } from '@hearth/engine'
+import { EngineError, type IdempotencyDecision, type Store } from '@hearth/engine'
 import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import type { Logger } from 'pino'
@@ -7,7 +7,7 @@ import * as awarenessProtocol from 'y-protocols/awareness'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
 import { MAX_NOTE_UPDATE_BYTES, NOTE_TEXT_NAME, noteProblem, textEdit } from './note-content.ts'
-import { appendNoteUpdate, compactNote, readNote } from './note-store.ts'
+import { appendNoteUpdate, compactNote, type NoteIdempotency, readNote } from './note-store.ts'
 import { type NoteKey, noteKeyText } from './targets.ts'
 
 /** y-websocket's message types. */
@@ -167,7 +167,11 @@ export class NoteRoom {
    * dependencies the room lacks yet (a client's live edit on top of offline ones it has not sent)
    * is dropped: the room's state vector does not cover it, so the client's sync step 2 brings it.
    */
-  async write(update: Uint8Array, origin: NotePeer | 'rest'): Promise<void> {
+  async write(
+    update: Uint8Array,
+    origin: NotePeer | 'rest',
+    idempotency?: NoteIdempotency,
+  ): Promise<Exclude<IdempotencyDecision, { kind: 'proceed' }> | null> {
     if (update.byteLength > MAX_NOTE_UPDATE_BYTES) {
       throw new NoteRefusal('NOTE_TOO_LARGE', `An update holds at most ${MAX_NOTE_UPDATE_BYTES} bytes.`)
     }
@@ -179,8 +183,8 @@ export class NoteRoom {
     } catch {
       throw new NoteRefusal('NOTE_UPDATE_MALFORMED', 'The update is not a Yjs update.')
     }
-    if (probe.store.pendingStructs || probe.store.pendingDs) return
-    if (Y.equalSnapshots(before, Y.snapshot(probe))) return
+    if (probe.store.pendingStructs || probe.store.pendingDs) return null
+    if (Y.equalSnapshots(before, Y.snapshot(probe))) return null
     if (origin !== 'rest' && !origin.canWrite) {
       throw new NoteRefusal(
         'READ_ONLY',
@@ -190,16 +194,22 @@ export class NoteRoom {
     const problem = noteProblem(probe)
     if (problem) throw new NoteRefusal(problem.code, problem.detail)
     const text = probe.getText(NOTE_TEXT_NAME).toString()
-    const { seq } = await appendNoteUpdate(this.store.db, this.key, update, text)
-    this.seen.add(seq)
+    const written = await appendNoteUpdate(this.store.db, this.key, update, text, idempotency)
+    if ('decision' in written) return written.decision
+    this.seen.add(written.seq)
     Y.applyUpdate(this.doc, update, origin)
     this.uncompacted++
     if (this.uncompacted >= COMPACT_AFTER_UPDATES) await this.compact()
+    return null
   }
 
   /** Replaces the note's text through a Yjs edit of the smallest changed span, so live editors keep theirs. */
-  async replaceText(next: string, append = false): Promise<void> {
-    await this.serially(async () => {
+  async replaceText(
+    next: string,
+    append = false,
+    idempotency?: NoteIdempotency,
+  ): Promise<Exclude<IdempotencyDecision, { kind: 'proceed' }> | null> {
+    return this.serially(async () => {
       const copy = new Y.Doc()
       Y.applyUpdate(copy, Y.encodeStateAsUpdate(this.doc))
       const text = copy.getText(NOTE_TEXT_NAME)
@@ -214,7 +224,7 @@ export class NoteRoom {
       }
       const update = Y.encodeStateAsUpdate(copy, before)
       try {
-        await this.write(update, 'rest')
+        return await this.write(update, 'rest', idempotency)
       } catch (error) {
         if (error instanceof NoteRefusal) throw new EngineError(422, error.code, error.message)
         throw error

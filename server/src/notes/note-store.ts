@@ -1,4 +1,12 @@
-import { type Database, EngineError } from '@hearth/engine'
+import {
+  claimIdempotencyKey,
+  type Database,
+  EngineError,
+  type IdempotencyClaim,
+  type IdempotencyDecision,
+  type StoredAnswer,
+  storeIdempotentAnswer,
+} from '@hearth/engine'
 import { type Kysely, sql } from 'kysely'
 import * as Y from 'yjs'
 import { type NoteKey, noteKeyText, targetExists } from './targets.ts'
@@ -14,6 +22,13 @@ export interface StoredNote {
   updates: { seq: number; data: Uint8Array }[]
   text: string
   updatedAt: Date | null
+}
+
+/** A REST write's Idempotency-Key: claimed and answered in the write's own transaction. */
+export interface NoteIdempotency {
+  claim: IdempotencyClaim
+  /** The answer to store, from the note's text and time after the write. */
+  answer(text: string, updatedAt: Date): StoredAnswer
 }
 
 /** Reads a note's compacted state and every update written since; an unknown note is empty. */
@@ -53,8 +68,15 @@ export async function appendNoteUpdate(
   key: NoteKey,
   update: Uint8Array,
   text: string,
-): Promise<{ seq: number; updatedAt: Date }> {
+  idempotency?: NoteIdempotency,
+): Promise<
+  { seq: number; updatedAt: Date } | { decision: Exclude<IdempotencyDecision, { kind: 'proceed' }> }
+> {
   return db.transaction().execute(async (tx) => {
+    if (idempotency) {
+      const decision = await claimIdempotencyKey(tx, idempotency.claim)
+      if (decision.kind !== 'proceed') return { decision }
+    }
     if (!(await targetExists(tx, key))) {
       throw new EngineError(404, 'NOT_FOUND', `The note's ${key.kind} ${key.id} no longer exists.`)
     }
@@ -78,6 +100,7 @@ export async function appendNoteUpdate(
       .returning('seq')
       .executeTakeFirstOrThrow()
     await sql`select pg_notify(${NOTES_CHANNEL}, ${`update:${noteKeyText(key)}:${seq}`})`.execute(tx)
+    if (idempotency) await storeIdempotentAnswer(tx, idempotency.claim, idempotency.answer(text, now))
     return { seq: Number(seq), updatedAt: now }
   })
 }

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto'
 import { EngineError, notFound, resolveMembership } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/env.ts'
+import { problem } from '../http/problem.ts'
 import { apiRoute, jsonBody, jsonResponse, z } from '../http/route.ts'
 import { MAX_NOTE_CHARS } from './note-content.ts'
 import type { NoteHub } from './note-sessions.ts'
-import { readNote } from './note-store.ts'
+import { type NoteIdempotency, readNote } from './note-store.ts'
 import { NOTE_KINDS, NOTE_SCOPES, type NoteKey, targetExists } from './targets.ts'
 
 const NoteSchema = z
@@ -41,9 +43,24 @@ const PATHS = {
   transaction: ['transactions', 'transactionId', 'a transaction'],
 } as const
 
+const idempotencyHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({
+      description:
+        'Makes a retry safe: the first answer is stored with the write, in its transaction, and replayed for 24 hours ' +
+        'to a request with the same key, method, path and body (`Idempotent-Replayed: true`). Another request under ' +
+        'the same key answers 422 `IDEMPOTENCY_KEY_REUSED`.',
+    }),
+})
+
 const problem422 = {
   description:
-    'The note would be too long (`NOTE_TOO_LONG`); the text is checked against the merged note, live edits included.',
+    'The note would be too long (`NOTE_TOO_LONG`; checked against the merged note, live edits included), or the ' +
+    'Idempotency-Key was used for another request (`IDEMPOTENCY_KEY_REUSED`).',
   content: {
     'application/problem+json': {
       schema: z.object({ type: z.string(), title: z.string(), status: z.number(), code: z.string() }).loose(),
@@ -91,7 +108,7 @@ export function noteRoutes(hub: NoteHub) {
         'Sets the note’s text. The server turns the change into a Yjs edit of the span that differs, so members ' +
         'editing the note live keep their own edits elsewhere in it and see this one at once.',
       scope: scopes.write,
-      request: { params, body: jsonBody(NoteTextSchema) },
+      request: { params, headers: idempotencyHeaders, body: jsonBody(NoteTextSchema) },
       responses: { 200: jsonResponse(NoteSchema, 'The note after the change.'), 422: problem422 },
     })
     const append = apiRoute({
@@ -104,7 +121,7 @@ export function noteRoutes(hub: NoteHub) {
         'Adds `text` at the end of the note as it is on the server when the request lands, merged with live edits. ' +
         'Add your own leading newline if you want one.',
       scope: scopes.write,
-      request: { params, body: jsonBody(NoteTextSchema) },
+      request: { params, headers: idempotencyHeaders, body: jsonBody(NoteTextSchema) },
       responses: { 200: jsonResponse(NoteSchema, 'The note after the change.'), 422: problem422 },
     })
     const target = async (c: Context<AppEnv>): Promise<NoteKey> => {
@@ -127,8 +144,48 @@ export function noteRoutes(hub: NoteHub) {
     }
     const write = (append: boolean) => async (c: Context<AppEnv>) => {
       const key = await target(c)
-      const body = (await c.req.json()) as { text: string }
-      await hub.withRoom(key, (room) => room.replaceText(body.text, append))
+      const raw = await c.req.text()
+      const body = JSON.parse(raw) as { text: string }
+      const idempotencyKey = c.req.header('idempotency-key')
+      if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
+        return problem(c, 400, 'INVALID_IDEMPOTENCY_KEY', {
+          detail: 'Idempotency-Key must be 1 to 255 characters.',
+        })
+      }
+      const idempotency: NoteIdempotency | undefined = idempotencyKey
+        ? {
+            claim: {
+              userId: c.var.caller.userId,
+              key: idempotencyKey,
+              fingerprint: createHash('sha256').update(`${c.req.method} ${c.req.path}\n${raw}`).digest('hex'),
+            },
+            answer: (text, updatedAt) => ({
+              status: 200,
+              contentType: 'application/json',
+              body: JSON.stringify({
+                target: { kind, id: key.id },
+                text,
+                updatedAt: updatedAt.toISOString(),
+              }),
+            }),
+          }
+        : undefined
+      const decision = await hub.withRoom(key, (room) => room.replaceText(body.text, append, idempotency))
+      if (decision?.kind === 'mismatch') {
+        return problem(c, 422, 'IDEMPOTENCY_KEY_REUSED', {
+          detail:
+            'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+        })
+      }
+      if (decision?.kind === 'replay') {
+        return new Response(decision.body, {
+          status: decision.status,
+          headers: {
+            'content-type': decision.contentType ?? 'application/json',
+            'idempotent-replayed': 'true',
+          },
+        })
+      }
       return answer(c, key)
     }
     app.openapi(get, (async (c: Context<AppEnv>) => answer(c, await target(c))) as never)
