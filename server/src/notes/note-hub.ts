@@ -49,6 +49,8 @@ export class NoteRoom {
   /** Update seqs this room holds, so an announcement of its own write is not read again. */
   private readonly seen = new Set<number>()
   private compactedSeq = 0
+  /** The highest update seq this room holds (read or written), or the compaction it loaded. */
+  private seenSeq = 0
   private uncompacted = 0
   private chain: Promise<unknown> = Promise.resolve()
   closed = false
@@ -93,16 +95,20 @@ export class NoteRoom {
       void this.refresh().catch((err) => this.logger.warn({ err }, 'note refresh failed'))
   }
 
-  private absorb(stored: Awaited<ReturnType<typeof readNote>>): void {
-    if (stored.state && stored.compactedSeq > this.compactedSeq)
+  private absorb(stored: Awaited<ReturnType<typeof readNote>>, whole = true): void {
+    if (stored.state && (!whole || stored.compactedSeq > this.compactedSeq)) {
       Y.applyUpdate(this.doc, stored.state, 'store')
+    }
     this.compactedSeq = Math.max(this.compactedSeq, stored.compactedSeq)
+    this.seenSeq = Math.max(this.seenSeq, stored.compactedSeq)
     for (const u of stored.updates) {
+      this.seenSeq = Math.max(this.seenSeq, u.seq)
       if (this.seen.has(u.seq)) continue
       this.seen.add(u.seq)
       Y.applyUpdate(this.doc, u.data, 'store')
     }
-    this.uncompacted = stored.updates.length
+    if (whole) this.uncompacted = stored.updates.length
+    else this.uncompacted += stored.updates.length
   }
 
   /** A peer joins: it gets the room's state vector (sync step 1) and everyone's awareness. */
@@ -193,10 +199,32 @@ export class NoteRoom {
     }
     const problem = noteProblem(probe)
     if (problem) throw new NoteRefusal(problem.code, problem.detail)
-    const text = probe.getText(NOTE_TEXT_NAME).toString()
-    const written = await appendNoteUpdate(this.store.db, this.key, update, text, idempotency)
+    const written = await appendNoteUpdate(
+      this.store.db,
+      this.key,
+      update,
+      this.seenSeq,
+      (missed) => {
+        // Other instances' writes this room has not heard of yet: the stored text includes them.
+        if (missed.state) Y.applyUpdate(probe, missed.state)
+        for (const u of missed.updates) if (!this.seen.has(u.seq)) Y.applyUpdate(probe, u.data)
+        return probe.getText(NOTE_TEXT_NAME).toString()
+      },
+      idempotency,
+    )
     if ('decision' in written) return written.decision
+    this.absorb(
+      {
+        state: written.missed.state,
+        compactedSeq: 0,
+        updates: written.missed.updates,
+        text: '',
+        updatedAt: null,
+      },
+      false,
+    )
     this.seen.add(written.seq)
+    this.seenSeq = Math.max(this.seenSeq, written.seq)
     Y.applyUpdate(this.doc, update, origin)
     this.uncompacted++
     if (this.uncompacted >= COMPACT_AFTER_UPDATES) await this.compact()

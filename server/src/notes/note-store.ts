@@ -58,19 +58,31 @@ export async function readNote(db: Kysely<Database>, key: NoteKey): Promise<Stor
   }
 }
 
+/** What other instances stored since a room last read the note: read under the note's lock. */
+export interface MissedUpdates {
+  /** The compacted state, when a compaction merged updates the room has not read. */
+  state: Uint8Array | null
+  updates: { seq: number; data: Uint8Array }[]
+}
+
 /**
  * Writes one update and the note's new plain text in one transaction, announcing it to the other
- * instances on commit. The `notes` row is locked first, so a compaction never merges past an
- * update that has not committed yet. A target deleted meanwhile refuses the write (404).
+ * instances on commit. The `notes` row is locked first, so appends to one note run one at a time
+ * in `seq` order and a compaction never merges past an update that has not committed yet. Under
+ * the lock the writer reads what it missed (updates after `seenSeq`, other instances' writes not
+ * yet announced to it) and `textAfter` computes the text from all of it, so the stored text is
+ * always the merged note's. A target deleted meanwhile refuses the write (404).
  */
 export async function appendNoteUpdate(
   db: Kysely<Database>,
   key: NoteKey,
   update: Uint8Array,
-  text: string,
+  seenSeq: number,
+  textAfter: (missed: MissedUpdates) => string,
   idempotency?: NoteIdempotency,
 ): Promise<
-  { seq: number; updatedAt: Date } | { decision: Exclude<IdempotencyDecision, { kind: 'proceed' }> }
+  | { seq: number; updatedAt: Date; missed: MissedUpdates }
+  | { decision: Exclude<IdempotencyDecision, { kind: 'proceed' }> }
 > {
   return db.transaction().execute(async (tx) => {
     if (idempotency) {
@@ -83,16 +95,37 @@ export async function appendNoteUpdate(
     const now = new Date()
     await tx
       .insertInto('notes')
-      .values({
-        household_id: key.householdId,
-        target_kind: key.kind,
-        target_id: key.id,
-        text,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc.columns(['household_id', 'target_kind', 'target_id']).doUpdateSet({ text, updated_at: now }),
-      )
+      .values({ household_id: key.householdId, target_kind: key.kind, target_id: key.id, updated_at: now })
+      .onConflict((oc) => oc.columns(['household_id', 'target_kind', 'target_id']).doNothing())
+      .execute()
+    const row = await tx
+      .selectFrom('notes')
+      .select(['state', 'compacted_seq'])
+      .where('household_id', '=', key.householdId)
+      .where('target_kind', '=', key.kind)
+      .where('target_id', '=', key.id)
+      .forUpdate()
+      .executeTakeFirstOrThrow()
+    const later = await tx
+      .selectFrom('note_updates')
+      .select(['seq', 'data'])
+      .where('household_id', '=', key.householdId)
+      .where('target_kind', '=', key.kind)
+      .where('target_id', '=', key.id)
+      .where('seq', '>', String(seenSeq))
+      .orderBy('seq')
+      .execute()
+    const missed: MissedUpdates = {
+      state: row.state && Number(row.compacted_seq) > seenSeq ? new Uint8Array(row.state) : null,
+      updates: later.map((u) => ({ seq: Number(u.seq), data: new Uint8Array(u.data) })),
+    }
+    const text = textAfter(missed)
+    await tx
+      .updateTable('notes')
+      .set({ text, updated_at: now })
+      .where('household_id', '=', key.householdId)
+      .where('target_kind', '=', key.kind)
+      .where('target_id', '=', key.id)
       .execute()
     const { seq } = await tx
       .insertInto('note_updates')
@@ -101,7 +134,7 @@ export async function appendNoteUpdate(
       .executeTakeFirstOrThrow()
     await sql`select pg_notify(${NOTES_CHANNEL}, ${`update:${noteKeyText(key)}:${seq}`})`.execute(tx)
     if (idempotency) await storeIdempotentAnswer(tx, idempotency.claim, idempotency.answer(text, now))
-    return { seq: Number(seq), updatedAt: now }
+    return { seq: Number(seq), updatedAt: now, missed }
   })
 }
 
