@@ -15,7 +15,7 @@ export function RefusedChanges(props: { hearth: Hearth }) {
   const shown = refused.filter((r) => !dismissed.has(r.mutation.id))
   if (shown.length === 0) return null
   return (
-    <section class="refused" aria-label="Changes the server refused" role="alert">
+    <section class="refused" aria-label="Changes the server refused" aria-live="assertive">
       <ul>
         {shown.map((r) => (
           <li key={r.mutation.id} class="refused-item">

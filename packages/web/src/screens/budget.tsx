@@ -377,7 +377,12 @@ function CategoryPanel(props: {
         </label>
         <label>
           To
-          <select name="moveTo" value={moveTo} onChange={(e) => setMoveTo(e.currentTarget.value)}>
+          <select
+            name="moveTo"
+            aria-label="Move to"
+            value={moveTo}
+            onChange={(e) => setMoveTo(e.currentTarget.value)}
+          >
             <option value="">Choose a category</option>
             {props.categories
               .filter((o) => o.id !== c.id)

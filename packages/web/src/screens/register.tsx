@@ -402,9 +402,11 @@ function EditTransaction(props: {
               />
             </label>
             {draft.splits.length === 0 && (
+              // biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select.
               <label class="grow">
                 Category
                 <CategorySelect
+                  label="Category"
                   lookups={lookups}
                   value={draft.categoryId}
                   onChange={(categoryId) => set({ categoryId })}
@@ -527,9 +529,11 @@ function SplitEditor(props: { draft: Draft; set: (patch: Partial<Draft>) => void
       {draft.splits.map((s, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id until saved.
         <div class="split-line" key={i}>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select. */}
           <label class="grow">
             Part {i + 1} category
             <CategorySelect
+              label={`Part ${i + 1} category`}
               lookups={props.lookups}
               value={s.categoryId}
               onChange={(categoryId) => update(i, { categoryId })}
@@ -746,9 +750,11 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
             onInput={(e) => set({ payee: e.currentTarget.value })}
           />
         </label>
+        {/* biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select. */}
         <label class="grow">
           Category
           <CategorySelect
+            label="Category"
             lookups={lookups}
             value={draft.categoryId}
             onChange={(categoryId) => set({ categoryId })}

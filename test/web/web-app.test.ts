@@ -1,0 +1,454 @@
+/**
+ * SLOW (about two minutes): the household web app in a real Chromium, served by the real server at
+ * /app from the built bundle, with two members in two browser contexts. Screenshots of each screen
+ * go to test-artifacts/screenshots/ (git-ignored; CI keeps them as artefacts).
+ */
+import { execFile } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { SCOPES } from '@hearth/engine'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { chromiumPath, launchChromium } from '../src/browser.ts'
+import type { TestMember } from '../src/index.ts'
+import { useTestServer } from '../src/index.ts'
+
+const run = promisify(execFile)
+const root = join(import.meta.dirname, '../..')
+const webDist = join(root, 'packages/web/dist')
+export const SCREENSHOTS = join(root, 'test-artifacts/screenshots')
+
+const server = useTestServer()
+const hasBrowser = Boolean(chromiumPath())
+
+let browser: Browser
+let owner: TestMember
+let accountId: string
+let groceriesId: string
+/** Rows the owner's household starts with, by memo. */
+const seeded: Record<string, string> = {}
+let a: { context: BrowserContext; page: Page }
+let b: { context: BrowserContext; page: Page }
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+/** Goes to a screen the way a person does: the nav link. */
+async function open(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click()
+}
+
+/** The register rows the page shows, as `date|payee|memo|amount` (the all-accounts register). */
+async function registerRows(page: Page): Promise<string[]> {
+  await open(page, 'All transactions')
+  await page.locator('tr.txn-row').first().waitFor()
+  return page.locator('tr.txn-row').evaluateAll((rows) =>
+    rows.map((r) => {
+      const cell = (sel: string) => r.querySelector(sel)?.textContent?.trim() ?? ''
+      return [cell('.date'), cell('.payee'), cell('.memo'), cell('td.amount')].join('|')
+    }),
+  )
+}
+
+/** The same rows as REST lists them, formatted as the page formats them. */
+async function restRows(): Promise<string[]> {
+  const payees = new Map<string, string>(
+    (await owner.api.get(`/households/${owner.householdId}/payees`)).body.items.map(
+      (p: { id: string; name: string }) => [p.id, p.name],
+    ),
+  )
+  const { body } = await owner.api.get(`/households/${owner.householdId}/transactions?limit=100`)
+  return body.items.map(
+    (t: { date: string; payeeId: string | null; memo: string | null; amountCents: string; kind: string }) => {
+      const payee = t.payeeId
+        ? payees.get(t.payeeId)
+        : t.kind === 'opening_balance'
+          ? 'Opening balance'
+          : 'No payee'
+      return [t.date, payee, t.memo ?? '', money(t.amountCents)].join('|')
+    },
+  )
+}
+
+function money(cents: string): string {
+  const v = BigInt(cents)
+  const abs = v < 0n ? -v : v
+  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return `${v < 0n ? '−' : ''}$${whole}.${(abs % 100n).toString().padStart(2, '0')}`
+}
+
+async function waitSynced(page: Page) {
+  await expect
+    .poll(() => page.locator('.sync-badge').getAttribute('data-state'), { timeout: 30_000 })
+    .toBe('online')
+}
+
+beforeAll(async () => {
+  if (!hasBrowser) return
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  // npm install builds the app (the root `prepare` script); build it here when it is missing.
+  if (
+    !existsSync(join(webDist, 'index.html')) ||
+    newer(join(root, 'packages/web/src'), join(webDist, 'index.html'))
+  ) {
+    await run('npm', ['run', 'build', '-w', '@hearth/web'], {
+      cwd: root,
+      maxBuffer: 16 * 1024 * 1024,
+      // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
+      env: { ...process.env, NODE_ENV: 'production' },
+    })
+  }
+  owner = await server.newOwner()
+  const h = `/households/${owner.householdId}`
+  expect((await owner.api.patch(`${h}`, { baseCurrency: 'USD' })).status).toBe(200)
+  expect((await owner.api.post(`${h}/starter-pack`, {})).status).toBe(201)
+  const categories = (await owner.api.get(`${h}/categories`)).body.items as { id: string; name: string }[]
+  groceriesId = categories.find((c) => c.name === 'Groceries')!.id
+  const rent = categories.find((c) => c.name === 'Rent or Mortgage')!.id
+  const account = await owner.api.post(`${h}/accounts`, {
+    name: 'Checking',
+    type: 'cash',
+    subtype: 'checking',
+    group: 'Cash',
+    openingBalanceCents: '350000',
+    openingBalanceDate: '2026-11-01',
+  })
+  accountId = account.body.id
+  await owner.api.post(`${h}/accounts`, { name: 'Visa', type: 'credit', group: 'Credit cards' })
+  const rows = [
+    {
+      memo: 'weekly shop',
+      payeeName: 'Green Grocer',
+      amountCents: '-8423',
+      categoryId: groceriesId,
+      date: '2026-11-03',
+    },
+    {
+      memo: 'november rent',
+      payeeName: 'Landlord',
+      amountCents: '-120000',
+      categoryId: rent,
+      date: '2026-11-02',
+    },
+    {
+      memo: 'market',
+      payeeName: 'Farmers Market',
+      amountCents: '-2650',
+      categoryId: groceriesId,
+      date: '2026-11-05',
+    },
+    {
+      memo: 'corner shop',
+      payeeName: 'Corner Shop',
+      amountCents: '-1299',
+      categoryId: null,
+      date: '2026-11-06',
+    },
+  ]
+  for (const row of rows) {
+    const created = await owner.api.post(`${h}/transactions`, { accountId, ...row })
+    expect(created.status).toBe(201)
+    seeded[row.memo] = created.body.id
+  }
+  browser = await launchChromium()
+}, 300_000)
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+// A failed step leaves a picture of both members' screens beside the others.
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail') return
+  const name = context.task.name.split(' ').slice(0, 3).join('-')
+  await a?.page
+    .screenshot({ path: join(SCREENSHOTS, `failed-${name}-a.png`), fullPage: true })
+    .catch(() => {})
+  await b?.page
+    .screenshot({ path: join(SCREENSHOTS, `failed-${name}-b.png`), fullPage: true })
+    .catch(() => {})
+})
+
+const started = Date.now()
+/** A step of the long scenarios, with the seconds since the file started (for CI logs). */
+function step(what: string) {
+  console.log(`web app ${((Date.now() - started) / 1000).toFixed(1)}s: ${what}`)
+}
+
+describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
+  it('signs in with a key, and a second member joins with an invitation code', async () => {
+    a = await newContext()
+    await a.page.goto(`${server.url}/app/`)
+    await expect.poll(() => a.page.getByRole('heading', { name: 'Welcome to Hearth' }).isVisible()).toBe(true)
+    await shot(a.page, 'sign-in')
+    await a.page.getByLabel('API key').fill(owner.api.token)
+    await a.page.getByLabel('This device’s name').fill('Alex laptop')
+    await a.page.getByRole('button', { name: 'Sign in' }).click()
+    await waitSynced(a.page)
+    await expect.poll(() => a.page.getByTestId('ready-to-assign').textContent()).toContain('Ready to Assign')
+
+    const invitation = await owner.api.post(`/households/${owner.householdId}/invitations`, {
+      role: 'member',
+      scopes: [...SCOPES],
+      note: 'Sam',
+    })
+    expect(invitation.status).toBe(201)
+    b = await newContext()
+    await b.page.goto(`${server.url}/app/`)
+    await b.page.getByRole('tab', { name: 'Invitation code' }).click()
+    await b.page.getByLabel('Invitation code').fill(invitation.body.code)
+    await b.page.getByLabel('Your name').fill('Sam')
+    await b.page.getByLabel('This device’s name').fill('Sam phone')
+    await b.page.getByRole('button', { name: 'Join the household' }).click()
+    await waitSynced(b.page)
+    const members = (await owner.api.get(`/households/${owner.householdId}/members`)).body.items
+    expect(members.map((m: { name: string }) => m.name).sort()).toEqual(['Owner', 'Sam'])
+  }, 180_000)
+
+  it('shows a transaction added by one member to the other, and both members as online', async () => {
+    await open(a.page, 'All transactions')
+    await open(b.page, 'All transactions')
+    await b.page.locator('tr.txn-row').first().waitFor()
+    const add = a.page.getByRole('form', { name: 'Add a transaction' })
+    await add.getByLabel('Payee').fill('Bakery')
+    await add.getByLabel('Memo').fill('sourdough')
+    await add.getByLabel('Outflow').fill('4.50')
+    const sent = Date.now()
+    await add.getByLabel('Outflow').press('Enter')
+    const arrived = b.page.locator('tr.txn-row', { hasText: 'sourdough' })
+    await arrived.waitFor({ timeout: 10_000 })
+    // Speed is the benchmark's (bench/src/web.ts); here the row must arrive, and we say how fast.
+    console.log(`web app: a new row reached the other member in ${Date.now() - sent} ms`)
+    await expect.poll(() => arrived.locator('td.amount').textContent()).toBe('−$4.50')
+
+    for (const side of [a, b]) {
+      await expect
+        .poll(() => side.page.locator('.presence-count').textContent(), { timeout: 10_000 })
+        .toBe('2 online')
+    }
+    const names = await a.page
+      .locator('.presence li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('title')))
+    expect(names.join(' ')).toContain('Alex laptop')
+    expect(names.join(' ')).toContain('Sam phone')
+    await shot(a.page, 'register-all')
+    await expect.poll(async () => (await registerRows(a.page)).sort()).toEqual((await restRows()).sort())
+  }, 120_000)
+
+  it('edits, categorizes with the suggestion, splits, tags and deletes in the register with the keyboard', async () => {
+    const page = a.page
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: /Checking/ })
+      .click()
+    await page.getByRole('heading', { name: 'Checking' }).waitFor()
+    const row = page.locator('tr.txn-row', { hasText: 'corner shop' })
+    await row.focus()
+    await page.keyboard.press('Enter')
+    const editor = page.getByRole('form', { name: 'Edit transaction' })
+    await editor.getByLabel('Category', { exact: true }).selectOption({ label: 'Groceries' })
+    await editor.getByLabel('Memo').fill('corner shop, milk')
+    await editor.getByRole('group', { name: 'Tags' }).getByPlaceholder('New tag').fill('Weekly')
+    await editor.getByRole('group', { name: 'Tags' }).getByPlaceholder('New tag').press('Enter')
+    await expect.poll(() => editor.getByRole('checkbox', { name: 'Weekly' }).isChecked()).toBe(true)
+    await shot(page, 'transaction-editor')
+    await editor.getByLabel('Memo').press('Enter')
+    await page.locator('tr.txn-row', { hasText: 'corner shop, milk' }).waitFor()
+    const edited = (
+      await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['corner shop']}`)
+    ).body
+    await expect
+      .poll(async () => {
+        const t = (
+          await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['corner shop']}`)
+        ).body
+        return [t.memo, t.categoryId, t.tagIds.length]
+      })
+      .toEqual(['corner shop, milk', groceriesId, 1])
+    expect(edited.accountId).toBe(accountId)
+
+    // Split the rent in two with the keyboard and the split editor.
+    await page.locator('tr.txn-row', { hasText: 'november rent' }).focus()
+    await page.keyboard.press('Enter')
+    await editor.getByRole('button', { name: 'Split' }).click()
+    await editor.getByLabel('Part 1 amount').fill('-1000.00')
+    await editor.getByLabel('Part 2 amount').fill('-200.00')
+    await editor.getByLabel('Part 2 category').selectOption({ label: 'Utilities' })
+    await editor.getByRole('button', { name: 'Save' }).click()
+    await expect
+      .poll(async () => {
+        const t = (
+          await owner.api.get(`/households/${owner.householdId}/transactions/${seeded['november rent']}`)
+        ).body
+        return t.splits.map((s: { amountCents: string }) => s.amountCents).sort()
+      })
+      .toEqual(['-100000', '-20000'])
+    await expect
+      .poll(() => page.locator('tr.txn-row', { hasText: 'november rent' }).textContent())
+      .toContain('Split')
+
+    // Arrow keys move between rows; the search box narrows by payee and memo.
+    await page.locator('tr.txn-row').first().focus()
+    await page.keyboard.press('ArrowDown')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(
+      await page.locator('tr.txn-row').nth(1).getAttribute('data-id'),
+    )
+    await page.getByLabel('Search payee, memo and category').fill('farmers')
+    await expect.poll(() => page.locator('tr.txn-row').count()).toBe(1)
+    await page.getByLabel('Search payee, memo and category').fill('')
+    await shot(page, 'register-account')
+  }, 120_000)
+
+  it('assigns in place, moves money and sets a goal on the budget month', async () => {
+    const page = a.page
+    await open(page, 'Budget')
+    const assigned = page.getByLabel('Assigned to Groceries', { exact: true })
+    await assigned.fill('400')
+    await assigned.press('Enter')
+    const month = new Date().toISOString().slice(0, 7)
+    const cell = async (id: string) =>
+      (await owner.api.get(`/households/${owner.householdId}/budgets/${month}/categories/${id}`)).body
+    await expect.poll(async () => (await cell(groceriesId)).assignedCents).toBe('40000')
+    await page
+      .locator('tr.category-row', { hasText: 'Groceries' })
+      .getByRole('button', { name: 'Groceries' })
+      .click()
+    const panel = page.getByRole('region', { name: 'Groceries' })
+    await panel.getByLabel('Amount to move out of Groceries').fill('25')
+    const dining = await panel
+      .getByLabel('Move to')
+      .locator('option', { hasText: 'Dining Out' })
+      .getAttribute('value')
+    await panel.getByLabel('Move to').selectOption(dining!)
+    await panel.getByRole('button', { name: 'Move' }).click()
+    await expect.poll(async () => (await cell(groceriesId)).assignedCents).toBe('37500')
+    await panel.getByLabel('Kind').selectOption('monthly')
+    await panel.getByLabel('Amount', { exact: true }).fill('500')
+    await panel.getByRole('button', { name: 'Save goal' }).click()
+    await panel.getByText('Goal saved.').waitFor()
+    await expect
+      .poll(() => page.locator('tr.category-row', { hasText: 'Groceries' }).locator('progress').count())
+      .toBe(1)
+    const rta = (await owner.api.get(`/households/${owner.householdId}/budgets/${month}`)).body
+      .readyToAssignCents
+    await expect.poll(() => page.getByTestId('ready-to-assign').textContent()).toContain(money(rta))
+    await shot(page, 'budget')
+    if (process.env.HEARTH_UPDATE_SCREENSHOT) {
+      copyFileSync(join(SCREENSHOTS, 'budget.png'), join(root, 'docs/screenshots/budget.png'))
+    }
+  }, 120_000)
+
+  it('works offline after a reload, then syncs; a refused change is shown with its reason', async () => {
+    const page = a.page
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined))
+    await expect
+      .poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 20_000 })
+      .toBe(true)
+    await a.context.setOffline(true)
+    await page.reload()
+    // The shell comes from the service worker, the rows from the replica in IndexedDB.
+    await page.locator('.topbar').waitFor({ timeout: 60_000 })
+    await expect.poll(() => page.locator('.sync-badge').getAttribute('data-state')).toBe('offline')
+    await open(page, 'All transactions')
+    await page.locator('tr.txn-row', { hasText: 'weekly shop' }).waitFor()
+
+    const editMemo = async (memo: string, to: string) => {
+      await page.locator('tr.txn-row', { hasText: memo }).getByRole('button').first().click()
+      const editor = page.getByRole('form', { name: 'Edit transaction' })
+      await editor.getByLabel('Memo').fill(to)
+      await editor.getByLabel('Memo').press('Enter')
+      await page.locator('tr.txn-row', { hasText: to }).waitFor()
+    }
+    step('editing offline')
+    await editMemo('weekly shop', 'weekly shop (A offline)')
+    await editMemo('market', 'market (A offline)')
+    await editMemo('sourdough', 'sourdough (A offline)')
+    await open(page, 'Budget')
+    const assigned = page.getByLabel('Assigned to Dining Out', { exact: true })
+    await assigned.fill('80')
+    await assigned.press('Enter')
+    step('assigned offline')
+    await expect.poll(() => page.locator('.sync-badge').getAttribute('data-pending')).toBe('4')
+    await shot(page, 'offline')
+
+    // Meanwhile the other member edits one of the same rows and deletes another.
+    const other = b.page
+    await open(other, 'All transactions')
+    await other.locator('tr.txn-row', { hasText: 'weekly shop' }).getByRole('button').first().click()
+    const editor = other.getByRole('form', { name: 'Edit transaction' })
+    await editor.getByLabel('Memo').fill('weekly shop (B online)')
+    await editor.getByLabel('Memo').press('Enter')
+    await other.locator('tr.txn-row', { hasText: 'sourdough' }).getByRole('button').first().click()
+    await other
+      .getByRole('form', { name: 'Edit transaction' })
+      .getByRole('button', { name: 'Delete' })
+      .click()
+    await expect.poll(() => other.locator('tr.txn-row', { hasText: 'sourdough' }).count()).toBe(0)
+    await waitSynced(other)
+
+    step('the other member edited and deleted')
+    await a.context.setOffline(false)
+    await waitSynced(page)
+    step('synced')
+    const refused = page.getByRole('region', { name: 'Changes the server refused' })
+    await refused.waitFor({ timeout: 30_000 })
+    expect(await refused.textContent()).toMatch(/Not saved: change to a transaction/)
+    expect(await refused.textContent()).toMatch(/NOT_FOUND/)
+    await shot(page, 'refused')
+
+    const rest = (await restRows()).sort()
+    await expect.poll(async () => (await registerRows(page)).sort(), { timeout: 20_000 }).toEqual(rest)
+    await expect.poll(async () => (await registerRows(other)).sort(), { timeout: 20_000 }).toEqual(rest)
+    expect(rest.join('\n')).toContain('market (A offline)')
+    expect(rest.join('\n')).not.toContain('sourdough')
+    const month = new Date().toISOString().slice(0, 7)
+    const budget = (await owner.api.get(`/households/${owner.householdId}/budgets/${month}`)).body
+    const dining = budget.groups
+      .flatMap((g: { categories: { name: string; assignedCents: string }[] }) => g.categories)
+      .find((c: { name: string }) => c.name === 'Dining Out')
+    expect(dining.assignedCents).toBe('8000')
+
+    await refused.getByRole('button', { name: /Dismiss/ }).click()
+    await expect.poll(() => refused.count()).toBe(0)
+  }, 300_000)
+
+  it('opens the app shell from the service worker with the network off', async () => {
+    await a.context.setOffline(true)
+    const page = await a.context.newPage()
+    await page.goto(`${server.url}/app/payees`)
+    await page.getByRole('heading', { name: 'Payees' }).waitFor({ timeout: 60_000 })
+    expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true)
+    await page.close()
+    await a.context.setOffline(false)
+  }, 120_000)
+
+  it('shows rules, payees, accounts and reports', async () => {
+    for (const [name, file] of [
+      ['Accounts', 'accounts'],
+      ['Rules', 'rules'],
+      ['Payees', 'payees'],
+      ['Reports', 'reports'],
+    ] as const) {
+      await open(a.page, name)
+      await a.page.getByRole('heading', { name, level: 1 }).waitFor()
+      await shot(a.page, file)
+    }
+  }, 120_000)
+})
+
+/** Whether any file under `dir` changed after `file` was written (a stale build). */
+function newer(dir: string, file: string): boolean {
+  const built = statSync(file).mtimeMs
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
+    (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > built,
+  )
+}
+
+async function newContext() {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+  const page = await context.newPage()
+  page.on('pageerror', (error) => console.error('page error:', error.message))
+  return { context, page }
+}
