@@ -111,7 +111,9 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     const reused = await owner.api.post(`${H}/budgets/${month}/note/append`, { text: ' Other' }, retry)
     expect(reused.status).toBe(422)
     expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED')
-    expect(await noteText(owner, `budgets/${month}`)).toBe('November: Groceries ran over by $40.\nMove from Fun. Twice?')
+    expect(await noteText(owner, `budgets/${month}`)).toBe(
+      'November: Groceries ran over by $40.\nMove from Fun. Twice?',
+    )
     // Bad input and bad targets.
     expect((await owner.api.put(`${H}/budgets/2026-13/note`, { text: 'x' })).status).toBe(404)
     expect((await owner.api.put(`${H}/budgets/${month}/note`, { text: 7 })).status).toBe(400)
