@@ -189,7 +189,6 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     expect(raw.reason).toBe('NOT_FOUND')
     await outside.close()
     expect((await stranger.api.get(`${H}/accounts/${accountId}/note`)).status).toBe(404)
-    expect((await rawNote(`${owner.householdId}/account/${accountId}`, 'hk_nonsense')).code).toBe(4401)
 
     const reader = await server.newMember(owner, 'member', ['read:households', 'read:accounts'])
     const readOnly = await open(await newDevice(server, reader), target)
@@ -308,6 +307,17 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     const fresh = await open(await newDevice(server, owner), { kind: 'account', id: accountId })
     await fresh.whenSynced()
     await eventually(() => expect(fresh.text.toString()).toBe(expected))
+  })
+
+  // Last in the file: after this failed authentication the next REST request of the file's HTTP
+  // client met ECONNRESET on PGlite (see the s25-30c report); not yet explained.
+  it('refuses an unknown key on a note socket with 4401', async () => {
+    const owner = await server.newOwner()
+    const accountId = await newAccount(owner)
+    expect(await rawNote(`${owner.householdId}/account/${accountId}`, 'hk_nonsense')).toEqual({
+      code: 4401,
+      reason: 'UNAUTHENTICATED',
+    })
   })
 })
 
