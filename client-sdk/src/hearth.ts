@@ -7,6 +7,7 @@ import { Emitter } from './emitter.ts'
 import { resolveHousehold } from './household-ref.ts'
 import { assertReadable } from './missing-scopes.ts'
 import { withNewIds } from './new-ids.ts'
+import { type HearthNote, type NoteCacheFactory, type NoteTarget, openNote } from './notes.ts'
 import { Presence, type PresenceEntry } from './presence.ts'
 import type { MutationQueue } from './queue/mutation-queue.ts'
 import { Replica } from './replica.ts'
@@ -54,6 +55,19 @@ export interface HearthPlatform {
   openStore(location: string): Promise<Store>
   openQueue(location: string, store: Store): Promise<MutationQueue>
   socket?: SocketFactory
+  /** Where shared notes are cached on the device (none: notes live only while open). */
+  noteCache?: NoteCacheFactory
+  /** The WebSocket class y-websocket opens note sockets with. */
+  noteSocket?: unknown
+}
+
+/** Shared notes on accounts, categories, budget months and transactions (Yjs; docs/api/notes.md). */
+export interface HearthNotes {
+  /**
+   * Opens the note on `target`: at once from the device's cache, then live with the server.
+   * Edit `note.text` (a Y.Text); close the note when done.
+   */
+  open(target: NoteTarget): Promise<HearthNote>
 }
 
 type ResultOf<M> = M extends Mutator<z.ZodType, infer R, never> ? R : never
@@ -140,6 +154,7 @@ export interface Hearth {
   readonly query: QueryCalls
   readonly sync: HearthSync
   readonly presence: HearthPresence
+  readonly notes: HearthNotes
   /** The assistant's consent calls (they need `serverUrl`). */
   readonly ai: HearthAi
   on<K extends keyof HearthEvents>(event: K, listener: (payload: HearthEvents[K]) => void): () => void
@@ -278,6 +293,32 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
 
   if (connection && options.connect !== false) connection.connect()
 
+  const openNotes = new Set<HearthNote>()
+  const notes: HearthNotes = {
+    async open(target) {
+      const note = await openNote(
+        {
+          serverUrl: options.serverUrl,
+          token: options.token,
+          householdId: replica.identity.householdId,
+          location,
+          cache: platform.noteCache,
+          socketClass: platform.noteSocket,
+          user: { name: options.deviceName ?? null },
+        },
+        target,
+      )
+      openNotes.add(note)
+      const close = note.close.bind(note)
+      return Object.assign(note, {
+        close: async () => {
+          openNotes.delete(note)
+          await close()
+        },
+      })
+    },
+  }
+
   return {
     householdId: replica.identity.householdId,
     clientId: replica.identity.clientId,
@@ -286,6 +327,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     query,
     sync,
     presence: { set: (state) => presence.set(state), list: () => presence.list() },
+    notes,
     ai: hearthAi(options, replica.identity.householdId),
     on: (event, listener) => events.on(event, listener),
     watch(name, restArgs, listener, onError) {
@@ -365,6 +407,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       },
     },
     async close() {
+      for (const note of [...openNotes]) await note.close()
       presence.set(null)
       await connection?.disconnect()
       presence.destroy()

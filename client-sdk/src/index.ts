@@ -6,6 +6,7 @@
 import { openPGliteStore } from '@hearth/engine'
 import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
+import { openNoteIdb } from './note-idb-cache.ts'
 import { IdbQueue } from './queue/idb-queue.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
 import type { SocketLike } from './sync-client.ts'
@@ -16,6 +17,7 @@ export * from './ai.ts'
 export * from './emitter.ts'
 export * from './hearth.ts'
 export * from './hearth-error.ts'
+export * from './notes.ts'
 export type { PresenceEntry } from './presence.ts'
 export * from './queue/idb-queue.ts'
 export * from './queue/mutation-queue.ts'
@@ -33,6 +35,8 @@ export const browserPlatform: HearthPlatform = {
       ? IdbQueue.open(`hearth-queue:${location.slice('idb://'.length)}`)
       : new MemoryQueue(),
   socket: typeof WebSocket === 'undefined' ? undefined : (url) => new WebSocket(url) as unknown as SocketLike,
+  noteCache: openNoteIdb,
+  noteSocket: typeof WebSocket === 'undefined' ? undefined : WebSocket,
 }
 
 /** Opens a household replica on this device and starts syncing it. */

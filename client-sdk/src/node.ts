@@ -9,6 +9,7 @@ import WebSocket from 'ws'
 import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
 import { FileQueue } from './node/file-queue.ts'
+import { openNoteFile } from './node/note-file-cache.ts'
 import { openReplicaFolder } from './node/replica-folder.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
 import type { SocketLike } from './sync-client.ts'
@@ -44,6 +45,8 @@ export const nodePlatform: HearthPlatform = {
   openQueue: async (location) =>
     location === 'memory://' ? new MemoryQueue() : FileQueue.open(join(location, 'queue.jsonl')),
   socket: (url) => new WebSocket(url) as unknown as SocketLike,
+  noteCache: (location, name, doc) => (location === 'memory://' ? null : openNoteFile(location, name, doc)),
+  noteSocket: WebSocket,
 }
 
 /** Opens a household replica on this device and starts syncing it. */

@@ -86,6 +86,11 @@ const API_TAGS = [
   { name: 'Notifications', description: 'Your notification feed and how you want to be told.' },
   { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints, and their log.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
+  {
+    name: 'Notes',
+    description:
+      'Shared notes on accounts, categories, budget months and transactions: plain text here, live Yjs editing over /notes/ws (docs/api/notes.md).',
+  },
 ]
 
 /** What the HTTP app needs from the running server. */

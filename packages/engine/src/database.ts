@@ -15,6 +15,7 @@ import type {
 import type { ImportTables } from './imports/tables.ts'
 import type { LedgerTables } from './ledger/tables.ts'
 import type { LoanTables } from './loans/tables.ts'
+import type { NoteTables } from './notes/tables.ts'
 import type { NotificationTables } from './notifications/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
@@ -48,4 +49,5 @@ export type Database = FoundationTables &
   AssistantTables &
   ImportTables &
   WebhookTables &
-  NotificationTables
+  NotificationTables &
+  NoteTables

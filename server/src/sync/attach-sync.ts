@@ -9,6 +9,10 @@ import { type WebSocket, WebSocketServer } from 'ws'
 import { bearerToken } from '../auth/api-key-token.ts'
 import type { AppEnv } from '../http/env.ts'
 import { AuthFailures, DEFAULT_RATE_LIMITS } from '../http/rate-limits.ts'
+import { MAX_NOTE_UPDATE_BYTES } from '../notes/note-content.ts'
+import { NOTES_PROTOCOL, NoteHub, noteSocketToken, parseNotePath } from '../notes/note-sessions.ts'
+import { NOTES_CHANNEL } from '../notes/note-store.ts'
+import { noteRoutes } from '../notes/routes.ts'
 import {
   HOUSEHOLD_CHANNEL,
   listenOnPostgres,
@@ -87,7 +91,10 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     : undefined
   const presence = new PresenceRooms(relay)
   const sessions = new Set<SyncSession>()
-  const rights = new RightsWatch(store, () => sessions, {
+  const authFailures = options.authFailures ?? new AuthFailures(DEFAULT_RATE_LIMITS)
+  // Shared notes (Yjs) ride the same port, keys, rights watch and announcements (docs/api/notes.md).
+  const notes = new NoteHub(store, logger.child({ notes: true }), authFailures, Boolean(options.databaseUrl))
+  const rights = new RightsWatch(store, () => [...sessions, ...notes.sessions], {
     recheckMs: options.rightsRecheckMs ?? RIGHTS_RECHECK_MS,
     logger,
   })
@@ -104,6 +111,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
           [HOUSEHOLD_CHANNEL]: householdChanged,
           [RIGHTS_CHANNEL]: rightsChanged,
           [PRESENCE_CHANNEL]: (payload) => presence.relayed(JSON.parse(payload) as RelayedPresence),
+          [NOTES_CHANNEL]: (payload) => notes.notice(payload),
         },
         logger,
       )
@@ -116,21 +124,44 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     })
   const unlisten = options.databaseUrl
     ? []
-    : [listenLocally(HOUSEHOLD_CHANNEL, householdChanged), listenLocally(RIGHTS_CHANNEL, rightsChanged)]
+    : [
+        listenLocally(HOUSEHOLD_CHANNEL, householdChanged),
+        listenLocally(RIGHTS_CHANNEL, rightsChanged),
+        listenLocally(NOTES_CHANNEL, (payload) => notes.notice(payload)),
+      ]
   const limits = options.limits ?? DEFAULT_SYNC_SOCKET_LIMITS
-  const authFailures = options.authFailures ?? new AuthFailures(DEFAULT_RATE_LIMITS)
   const pushesPerSecond = options.pushesPerSecond ?? DEFAULT_RATE_LIMITS.pushesPerSecond
   const perAddress = new OpenCounter(limits.maxSocketsPerAddress)
   const perKey = new OpenCounter(limits.maxSessionsPerKey)
   // Before hello only a small frame is read; a joined session may send a push batch.
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.helloFrameBytes })
 
+  // A note socket offers the key as a subprotocol beside `hearth-notes`; the server picks
+  // `hearth-notes`, so the key is never echoed back.
+  const notesWss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_NOTE_UPDATE_BYTES + 1024,
+    handleProtocols: (offered) => (offered.has(NOTES_PROTOCOL) ? NOTES_PROTOCOL : false),
+  })
+
   app.route('/', syncRoutes(store, hub, limits.maxDevicesPerKey))
+  app.route('/', noteRoutes(notes))
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
-    if (path !== '/sync') return refuse(socket, '404 Not Found')
     const address = request.socket.remoteAddress ?? 'unknown'
+    if (path !== '/sync') {
+      if (!parseNotePath(path)) return refuse(socket, '404 Not Found')
+      if (notesWss.clients.size >= limits.maxSockets) return refuse(socket, '503 Service Unavailable', 5)
+      if (!perAddress.take(address)) return refuse(socket, '429 Too Many Requests', 5)
+      const token = noteSocketToken(request, bearerToken(request.headers.authorization))
+      return notesWss.handleUpgrade(request, socket, head, (ws) => {
+        ws.once('close', () => perAddress.release(address))
+        alive.set(ws, true)
+        ws.on('pong', () => alive.set(ws, true))
+        notes.open(ws, request, address, token)
+      })
+    }
     if (wss.clients.size >= limits.maxSockets) return refuse(socket, '503 Service Unavailable', 5)
     if (!perAddress.take(address)) return refuse(socket, '429 Too Many Requests', 5)
     wss.handleUpgrade(request, socket, head, (ws) => {
@@ -142,7 +173,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   // A device that vanished without closing (sleep, lost network) would hold its session for ever.
   const alive = new WeakMap<WebSocket, boolean>()
   const heartbeat = setInterval(() => {
-    for (const client of wss.clients) {
+    for (const client of [...wss.clients, ...notesWss.clients]) {
       if (alive.get(client) === false) {
         client.terminate()
         continue
@@ -208,6 +239,9 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     void listener?.close()
     for (const stop of unlisten) void stop?.then((s) => s()).catch(() => {})
     for (const session of sessions) session.close()
+    notes.close()
+    for (const client of notesWss.clients) client.terminate()
+    notesWss.close()
     for (const client of wss.clients) client.terminate()
     presence.close()
     wss.close()

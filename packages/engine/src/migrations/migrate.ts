@@ -30,6 +30,7 @@ import * as reportIndex from './0028-report-index.ts'
 import * as forecastDays from './0030-forecast-days.ts'
 import * as webhookClaimIndex from './0031-webhook-claim-index.ts'
 import * as importBankAccount from './0032-import-bank-account.ts'
+import * as notes from './0034-notes.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -63,6 +64,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0030-forecast-days': forecastDays,
   '0031-webhook-claim-index': webhookClaimIndex,
   '0032-import-bank-account': importBankAccount,
+  '0034-notes': notes,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -141,6 +141,11 @@ export const READ_POLICY = {
     serverOnly: true,
     why: "A browser's push endpoint and keys, used only by the server.",
   },
+  notes: {
+    serverOnly: true,
+    why: 'Shared notes sync as Yjs documents over /notes/ws, each device caching its own; never as rows.',
+  },
+  note_updates: { serverOnly: true, why: 'A note’s Yjs updates since its last compaction.' },
   kysely_migration: { serverOnly: true, why: "Each store's own migration record." },
   kysely_migration_lock: { serverOnly: true, why: "Each store's own migration lock." },
 
