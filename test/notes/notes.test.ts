@@ -4,7 +4,6 @@ import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import * as Y from 'yjs'
 import { TEST_DATABASE_URL, type TestMember, useTestServer } from '../src/index.ts'
 import { closeDevice, closeDevices, eventually, newDevice, newDeviceFolder } from '../sync/devices.ts'
 
@@ -330,5 +329,3 @@ function rawNote(path: string, token: string): Promise<{ code: number; reason: s
     ws.on('error', reject)
   })
 }
-
-export const _unused = Y
