@@ -224,6 +224,18 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     again.text.insert(0, 'bold', { bold: true })
     await eventually(() => expect(refusals[1]).toMatch(/^NOTE_NOT_TEXT/))
     expect(await noteText(owner, `accounts/${accountId}`)).toBe('Plain.')
+    // Text PostgreSQL cannot store (the NUL character) is refused on the socket and over REST.
+    await again.close()
+    const third = await open(device, { kind: 'account', id: accountId })
+    await third.whenSynced()
+    third.on('refused', (r) => refusals.push(r))
+    third.text.insert(0, 'nul \u0000 ')
+    await eventually(() => expect(refusals[2]).toMatch(/^NOTE_NOT_TEXT/))
+    const put = await owner.api.put(`/households/${owner.householdId}/accounts/${accountId}/note`, {
+      text: 'nul \u0000',
+    })
+    expect(put.status).toBe(400)
+    expect(await noteText(owner, `accounts/${accountId}`)).toBe('Plain.')
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from note_updates where target_id = ${accountId}`.execute(server.store.db)
     expect(rows[0]!.n).toBe(1)

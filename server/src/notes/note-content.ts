@@ -1,3 +1,4 @@
+import { isStorableText } from '@hearth/engine'
 import * as Y from 'yjs'
 
 /** The one shared type a note's document may hold: a plain Y.Text under this name. */
@@ -27,6 +28,12 @@ export function noteProblem(doc: Y.Doc): { code: string; detail: string } | null
         code: 'NOTE_NOT_TEXT',
         detail: 'A note is plain text: no embeds, formatting or nested types.',
       }
+    }
+  }
+  if (!isStorableText(text.toString())) {
+    return {
+      code: 'NOTE_NOT_TEXT',
+      detail: 'A note must not contain the NUL character (U+0000) or an unpaired surrogate.',
     }
   }
   if (text.length > MAX_NOTE_CHARS) {

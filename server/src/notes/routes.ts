@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { EngineError, notFound, resolveMembership } from '@hearth/engine'
+import { EngineError, isStorableText, notFound, resolveMembership } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import type { AppEnv } from '../http/env.ts'
@@ -31,7 +31,10 @@ const NoteTextSchema = z
     text: z
       .string()
       .max(MAX_NOTE_CHARS)
-      .meta({ description: `Plain text, at most ${MAX_NOTE_CHARS} characters (UTF-16 code units).` }),
+      .refine(isStorableText, 'Must not contain the NUL character (U+0000) or an unpaired surrogate.')
+      .meta({
+        description: `Plain text, at most ${MAX_NOTE_CHARS} characters (UTF-16 code units), without the NUL character.`,
+      }),
   })
   .meta({ id: 'NoteText' })
 
