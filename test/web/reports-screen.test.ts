@@ -153,19 +153,26 @@ describe.skipIf(!chromiumPath())('the reports screen in Chromium', () => {
             })),
           })),
         )
-      expect(await tableOf(page, 'cash-flow')).toEqual(
-        flow.months.map((m: Record<string, string>) => ({
-          key: m.month,
-          head: expect.any(String),
-          cells: [m.incomeCents, m.spendingCents, m.netCents].map((c) => ({ text: usd(c!), cents: c })),
-        })),
-      )
-      expect((await tableOf(page, 'age-of-money')).map((r) => [r.key, r.cells[0]!.text])).toEqual(
-        age.months.map((m: { month: string; days: number | null }) => [
-          m.month,
-          m.days === null ? 'not yet' : String(m.days),
-        ]),
-      )
+      // Each card reads its own query, so each may arrive a moment after the first.
+      await expect
+        .poll(() => tableOf(page, 'cash-flow'), { timeout: 20_000 })
+        .toEqual(
+          flow.months.map((m: Record<string, string>) => ({
+            key: m.month,
+            head: expect.any(String),
+            cells: [m.incomeCents, m.spendingCents, m.netCents].map((c) => ({ text: usd(c!), cents: c })),
+          })),
+        )
+      await expect
+        .poll(async () => (await tableOf(page, 'age-of-money')).map((r) => [r.key, r.cells[0]!.text]), {
+          timeout: 20_000,
+        })
+        .toEqual(
+          age.months.map((m: { month: string; days: number | null }) => [
+            m.month,
+            m.days === null ? 'not yet' : String(m.days),
+          ]),
+        )
       expect(age.months.at(-1).days).not.toBeNull()
       const spentRows = (report: { groups: { id: string | null; name: string; spentCents: string }[] }) =>
         report.groups

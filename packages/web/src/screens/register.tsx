@@ -97,7 +97,7 @@ function RegisterPage(props: {
   first: boolean
   lookups: Lookups
   editing: string | null
-  setEditing: (id: string | null) => void
+  setEditing: (next: string | null | ((current: string | null) => string | null)) => void
   onMore: ((cursor: string) => void) | null
 }) {
   const { data } = useWatch(props.hearth, 'transactions.list', {
@@ -125,7 +125,8 @@ function RegisterPage(props: {
             transaction={t}
             lookups={props.lookups}
             columns={columns}
-            onClose={() => props.setEditing(null)}
+            // A save that lands after another row was opened closes nothing but its own editor.
+            onClose={() => props.setEditing((current) => (current === t.id ? null : current))}
           />
         ) : (
           <TransactionRow
@@ -330,7 +331,11 @@ function EditTransaction(props: {
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch })
   const close = () => {
     props.onClose()
-    requestAnimationFrame(() => document.querySelector<HTMLElement>(`tr.txn-row[data-id="${t.id}"]`)?.focus())
+    requestAnimationFrame(() => {
+      // Back to the row, unless another row's editor opened meanwhile and has the focus.
+      if (document.querySelector('tr.editor-row')) return
+      document.querySelector<HTMLElement>(`tr.txn-row[data-id="${t.id}"]`)?.focus()
+    })
   }
 
   const save = async (event: Event) => {
@@ -693,6 +698,7 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
     event.preventDefault()
     const amount = draftAmount(draft)
     if (typeof amount === 'string') return setError(amount)
+    if (!lookups.ready) return
     if (!accountId) return setError('Choose an account.')
     const payee = draft.payee.trim()
     try {
@@ -714,83 +720,87 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
   }
   return (
     <form class="card add-txn" onSubmit={save} aria-label="Add a transaction">
-      <div class="editor-fields">
-        {!props.accountId && (
+      {/* Disabled until the accounts, payees and categories are read: a row saved before then
+          would have no account to go to. */}
+      <fieldset class="add-txn-fields" disabled={!lookups.ready}>
+        <div class="editor-fields">
+          {!props.accountId && (
+            <label>
+              Account
+              <select
+                name="accountId"
+                value={accountId}
+                onChange={(e) => set({ accountId: e.currentTarget.value })}
+              >
+                {lookups.accounts
+                  .filter((a) => a.status === 'open')
+                  .map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name}
+                    </option>
+                  ))}
+              </select>
+            </label>
+          )}
           <label>
-            Account
-            <select
-              name="accountId"
-              value={accountId}
-              onChange={(e) => set({ accountId: e.currentTarget.value })}
-            >
-              {lookups.accounts
-                .filter((a) => a.status === 'open')
-                .map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
-            </select>
+            Date
+            <input
+              type="date"
+              name="date"
+              required
+              value={draft.date}
+              onInput={(e) => set({ date: e.currentTarget.value })}
+            />
           </label>
-        )}
-        <label>
-          Date
-          <input
-            type="date"
-            name="date"
-            required
-            value={draft.date}
-            onInput={(e) => set({ date: e.currentTarget.value })}
-          />
-        </label>
-        <label class="grow">
-          Payee
-          <input
-            ref={payeeField}
-            name="payee"
-            list="payee-names-add"
-            value={draft.payee}
-            onInput={(e) => set({ payee: e.currentTarget.value })}
-          />
-        </label>
-        {/* biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select. */}
-        <label class="grow">
-          Category
-          <CategorySelect
-            label="Category"
-            lookups={lookups}
-            value={draft.categoryId}
-            onChange={(categoryId) => set({ categoryId })}
-          />
-        </label>
-        <label class="grow">
-          Memo
-          <input name="memo" value={draft.memo} onInput={(e) => set({ memo: e.currentTarget.value })} />
-        </label>
-        <label>
-          Outflow
-          <input
-            class="amount-field"
-            name="outflow"
-            inputMode="decimal"
-            value={draft.outflow}
-            onInput={(e) => set({ outflow: e.currentTarget.value })}
-          />
-        </label>
-        <label>
-          Inflow
-          <input
-            class="amount-field"
-            name="inflow"
-            inputMode="decimal"
-            value={draft.inflow}
-            onInput={(e) => set({ inflow: e.currentTarget.value })}
-          />
-        </label>
-        <button type="submit" class="primary add-button">
-          Add
-        </button>
-      </div>
+          <label class="grow">
+            Payee
+            <input
+              ref={payeeField}
+              name="payee"
+              list="payee-names-add"
+              value={draft.payee}
+              onInput={(e) => set({ payee: e.currentTarget.value })}
+            />
+          </label>
+          {/* biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select. */}
+          <label class="grow">
+            Category
+            <CategorySelect
+              label="Category"
+              lookups={lookups}
+              value={draft.categoryId}
+              onChange={(categoryId) => set({ categoryId })}
+            />
+          </label>
+          <label class="grow">
+            Memo
+            <input name="memo" value={draft.memo} onInput={(e) => set({ memo: e.currentTarget.value })} />
+          </label>
+          <label>
+            Outflow
+            <input
+              class="amount-field"
+              name="outflow"
+              inputMode="decimal"
+              value={draft.outflow}
+              onInput={(e) => set({ outflow: e.currentTarget.value })}
+            />
+          </label>
+          <label>
+            Inflow
+            <input
+              class="amount-field"
+              name="inflow"
+              inputMode="decimal"
+              value={draft.inflow}
+              onInput={(e) => set({ inflow: e.currentTarget.value })}
+            />
+          </label>
+          <button type="submit" class="primary add-button">
+            Add
+          </button>
+        </div>
+      </fieldset>
       {error && (
         <p role="alert" class="error">
           {error}
