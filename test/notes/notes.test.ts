@@ -224,6 +224,9 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     again.text.insert(0, 'bold', { bold: true })
     await eventually(() => expect(refusals[1]).toMatch(/^NOTE_NOT_TEXT/))
     expect(await noteText(owner, `accounts/${accountId}`)).toBe('Plain.')
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from note_updates where target_id = ${accountId}`.execute(server.store.db)
+    expect(rows[0]!.n).toBe(1)
     // Text PostgreSQL cannot store (the NUL character) is refused on the socket and over REST.
     await again.close()
     const third = await open(device, { kind: 'account', id: accountId })
@@ -236,9 +239,6 @@ describe('shared notes over Yjs', { timeout: 90_000 }, () => {
     })
     expect(put.status).toBe(400)
     expect(await noteText(owner, `accounts/${accountId}`)).toBe('Plain.')
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from note_updates where target_id = ${accountId}`.execute(server.store.db)
-    expect(rows[0]!.n).toBe(1)
   })
 
   it('closes a note socket when its key is revoked or its target deleted, and deletes the note', async () => {

@@ -1,20 +1,12 @@
 import { operations, runQuery, SCOPES } from '@hearth/engine'
-import type { RunningServer } from '@hearth/server'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { chat, relativeDates } from '../http/assistant-fixture.ts'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, newDevice } from './devices.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(async () => {
   await closeDevices()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 const H = '/households/current'

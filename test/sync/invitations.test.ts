@@ -1,18 +1,10 @@
-import type { RunningServer } from '@hearth/server'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { apiClient, newOwner, startTestServer } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { apiClient, newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(async () => {
   await closeDevices()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 describe('an invited partner', () => {

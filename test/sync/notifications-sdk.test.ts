@@ -1,19 +1,12 @@
 import { localDate, SCOPES } from '@hearth/engine'
 import { announceBillsDueSoon, type RunningServer } from '@hearth/server'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { newMember, newOwner, startTestServer } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { newMember, newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(async () => {
   await closeDevices()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 const H = '/households/current'

@@ -1,19 +1,11 @@
-import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { newOwner, startTestServer } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(async () => {
   await closeDevices()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 const H = '/households/current'

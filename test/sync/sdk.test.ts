@@ -1,22 +1,14 @@
 import { createHearth, HearthError } from '@hearth/client'
 import { SCOPES } from '@hearth/engine'
-import type { RunningServer } from '@hearth/server'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { issueKey, newOwner, startTestServer, type TestMember } from '../src/index.ts'
+import { afterEach, describe, expect, it } from 'vitest'
+import { issueKey, newOwner, type TestMember, useTestServer } from '../src/index.ts'
 import { closeDevice, closeDevices, eventually, newDevice, newDeviceFolder } from './devices.ts'
 
-let server: RunningServer
-
-beforeAll(async () => {
-  server = await startTestServer()
-})
+const server = useTestServer()
 afterEach(async () => {
   await closeDevices()
-})
-afterAll(async () => {
-  await server?.close()
 })
 
 /** The owner's household's tags as the server holds them, by id. */

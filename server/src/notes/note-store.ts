@@ -11,6 +11,10 @@ import { type Kysely, sql } from 'kysely'
 import * as Y from 'yjs'
 import { type NoteKey, noteKeyText, targetExists } from './targets.ts'
 
+/** The columns that name one note's rows, in `notes` and in `note_updates` alike. */
+const ofNote = (key: NoteKey) =>
+  ({ household_id: key.householdId, target_kind: key.kind, target_id: key.id }) as const
+
 /** The channel notes are announced on: `update:<key>:<seq>` and `deleted:<key>` (migration 0034). */
 export const NOTES_CHANNEL = 'hearth_notes'
 
@@ -36,17 +40,13 @@ export async function readNote(db: Kysely<Database>, key: NoteKey): Promise<Stor
   const row = await db
     .selectFrom('notes')
     .select(['state', 'compacted_seq', 'text', 'updated_at'])
-    .where('household_id', '=', key.householdId)
-    .where('target_kind', '=', key.kind)
-    .where('target_id', '=', key.id)
+    .where((eb) => eb.and(ofNote(key)))
     .executeTakeFirst()
   if (!row) return { state: null, compactedSeq: 0, updates: [], text: '', updatedAt: null }
   const updates = await db
     .selectFrom('note_updates')
     .select(['seq', 'data'])
-    .where('household_id', '=', key.householdId)
-    .where('target_kind', '=', key.kind)
-    .where('target_id', '=', key.id)
+    .where((eb) => eb.and(ofNote(key)))
     .orderBy('seq')
     .execute()
   return {
@@ -101,17 +101,13 @@ export async function appendNoteUpdate(
     const row = await tx
       .selectFrom('notes')
       .select(['state', 'compacted_seq'])
-      .where('household_id', '=', key.householdId)
-      .where('target_kind', '=', key.kind)
-      .where('target_id', '=', key.id)
+      .where((eb) => eb.and(ofNote(key)))
       .forUpdate()
       .executeTakeFirstOrThrow()
     const later = await tx
       .selectFrom('note_updates')
       .select(['seq', 'data'])
-      .where('household_id', '=', key.householdId)
-      .where('target_kind', '=', key.kind)
-      .where('target_id', '=', key.id)
+      .where((eb) => eb.and(ofNote(key)))
       .where('seq', '>', String(seenSeq))
       .orderBy('seq')
       .execute()
@@ -123,9 +119,7 @@ export async function appendNoteUpdate(
     await tx
       .updateTable('notes')
       .set({ text, updated_at: now })
-      .where('household_id', '=', key.householdId)
-      .where('target_kind', '=', key.kind)
-      .where('target_id', '=', key.id)
+      .where((eb) => eb.and(ofNote(key)))
       .execute()
     const { seq } = await tx
       .insertInto('note_updates')
@@ -147,18 +141,14 @@ export async function compactNote(db: Kysely<Database>, key: NoteKey): Promise<n
     const row = await tx
       .selectFrom('notes')
       .select(['state'])
-      .where('household_id', '=', key.householdId)
-      .where('target_kind', '=', key.kind)
-      .where('target_id', '=', key.id)
+      .where((eb) => eb.and(ofNote(key)))
       .forUpdate()
       .executeTakeFirst()
     if (!row) return 0
     const updates = await tx
       .selectFrom('note_updates')
       .select(['seq', 'data'])
-      .where('household_id', '=', key.householdId)
-      .where('target_kind', '=', key.kind)
-      .where('target_id', '=', key.id)
+      .where((eb) => eb.and(ofNote(key)))
       .orderBy('seq')
       .execute()
     if (updates.length === 0) return 0
@@ -168,15 +158,11 @@ export async function compactNote(db: Kysely<Database>, key: NoteKey): Promise<n
     await tx
       .updateTable('notes')
       .set({ state: merged, compacted_seq: last })
-      .where('household_id', '=', key.householdId)
-      .where('target_kind', '=', key.kind)
-      .where('target_id', '=', key.id)
+      .where((eb) => eb.and(ofNote(key)))
       .execute()
     await tx
       .deleteFrom('note_updates')
-      .where('household_id', '=', key.householdId)
-      .where('target_kind', '=', key.kind)
-      .where('target_id', '=', key.id)
+      .where((eb) => eb.and(ofNote(key)))
       .where('seq', '<=', last)
       .execute()
     return updates.length

@@ -32,6 +32,20 @@ async function forget(h: BudgetHousehold): Promise<void> {
   await sql`delete from budget_closings where household_id = ${h.ctx.householdId}`.execute(h.store.db)
 }
 
+/**
+ * Reads a month until the reader kept its closings. A reader that meets a change to its household
+ * keeps nothing, by design; on PostgreSQL another test file's server shares the database, and its
+ * workers write into every household (a notification of a large transaction, for one).
+ */
+async function readUntilKept(h: BudgetHousehold, month: string, count: number): Promise<string[]> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await h.month(month)
+    const months = await kept(h)
+    if (months.length === count) return months
+  }
+  return kept(h)
+}
+
 describe('kept month closings', () => {
   it('are kept by a reader for the months before the one it read, and forgotten from the month a write reaches', async () => {
     const { h, food, checking, visa } = await household()
@@ -58,11 +72,10 @@ describe('kept month closings', () => {
     // What every month is computed with: a new category, a carry setting, a card. All forgotten.
     await h.category(await h.group('More'), 'Fun')
     expect(await kept(h)).toEqual([])
-    await h.month('2024-04')
-    expect(await kept(h)).toHaveLength(3)
+    expect(await readUntilKept(h, '2024-04', 3)).toHaveLength(3)
     await h.account('credit')
     expect(await kept(h)).toEqual([])
-    await h.month('2024-04')
+    expect(await readUntilKept(h, '2024-04', 3)).toHaveLength(3)
 
     // A name or a balance changes no closing.
     await h.run(operations.categories.update, { id: food, name: 'Groceries' })

@@ -418,30 +418,7 @@ function EditTransaction(props: {
                 />
               </label>
             )}
-            <label class="grow">
-              Memo
-              <input name="memo" value={draft.memo} onInput={(e) => set({ memo: e.currentTarget.value })} />
-            </label>
-            <label>
-              Outflow
-              <input
-                class="amount-field"
-                name="outflow"
-                inputMode="decimal"
-                value={draft.outflow}
-                onInput={(e) => set({ outflow: e.currentTarget.value })}
-              />
-            </label>
-            <label>
-              Inflow
-              <input
-                class="amount-field"
-                name="inflow"
-                inputMode="decimal"
-                value={draft.inflow}
-                onInput={(e) => set({ inflow: e.currentTarget.value })}
-              />
-            </label>
+            <MemoAndAmounts draft={draft} set={set} />
             <label class="check">
               <input
                 type="checkbox"
@@ -498,6 +475,39 @@ function EditTransaction(props: {
         <PayeeNames lookups={lookups} />
       </td>
     </tr>
+  )
+}
+
+/** A row's memo and its amount as outflow or inflow, in the entry row and the editor alike. */
+function MemoAndAmounts(props: { draft: Draft; set: (patch: Partial<Draft>) => void }) {
+  const { draft, set } = props
+  return (
+    <>
+      <label class="grow">
+        Memo
+        <input name="memo" value={draft.memo} onInput={(e) => set({ memo: e.currentTarget.value })} />
+      </label>
+      <label>
+        Outflow
+        <input
+          class="amount-field"
+          name="outflow"
+          inputMode="decimal"
+          value={draft.outflow}
+          onInput={(e) => set({ outflow: e.currentTarget.value })}
+        />
+      </label>
+      <label>
+        Inflow
+        <input
+          class="amount-field"
+          name="inflow"
+          inputMode="decimal"
+          value={draft.inflow}
+          onInput={(e) => set({ inflow: e.currentTarget.value })}
+        />
+      </label>
+    </>
   )
 }
 
@@ -772,30 +782,7 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
               onChange={(categoryId) => set({ categoryId })}
             />
           </label>
-          <label class="grow">
-            Memo
-            <input name="memo" value={draft.memo} onInput={(e) => set({ memo: e.currentTarget.value })} />
-          </label>
-          <label>
-            Outflow
-            <input
-              class="amount-field"
-              name="outflow"
-              inputMode="decimal"
-              value={draft.outflow}
-              onInput={(e) => set({ outflow: e.currentTarget.value })}
-            />
-          </label>
-          <label>
-            Inflow
-            <input
-              class="amount-field"
-              name="inflow"
-              inputMode="decimal"
-              value={draft.inflow}
-              onInput={(e) => set({ inflow: e.currentTarget.value })}
-            />
-          </label>
+          <MemoAndAmounts draft={draft} set={set} />
           <button type="submit" class="primary add-button">
             Add
           </button>
