@@ -1,5 +1,5 @@
 import { localDate, SCOPES } from '@hearth/engine'
-import { announceBillsDueSoon, type RunningServer } from '@hearth/server'
+import { announceBillsDueSoon } from '@hearth/server'
 import { afterEach, describe, expect, it } from 'vitest'
 import { newMember, newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'

@@ -15,7 +15,10 @@ export function MoneyInput(props: {
   const [text, setText] = useState(centsToInput(props.cents))
   const [invalid, setInvalid] = useState(false)
   const focused = useRef(false)
+  // The amount last saved and not yet read back: Enter then leaving the field saves it once.
+  const pending = useRef<bigint | null>(null)
   useEffect(() => {
+    pending.current = null
     if (!focused.current) setText(centsToInput(props.cents))
   }, [props.cents])
   const save = () => {
@@ -25,7 +28,10 @@ export function MoneyInput(props: {
       return
     }
     setInvalid(false)
-    if (cents !== BigInt(props.cents)) void props.onSave(cents)
+    if (cents !== BigInt(props.cents) && cents !== pending.current) {
+      pending.current = cents
+      void props.onSave(cents)
+    }
     setText(centsToInput(cents))
   }
   return (
