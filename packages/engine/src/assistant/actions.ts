@@ -5,8 +5,8 @@ import type { HouseholdContext } from '../mutator/context.ts'
 import { defineMutator, defineQuery, type Mutator } from '../mutator/define.ts'
 import { parseArgs } from '../mutator/parse-args.ts'
 import { authorize } from '../mutator/run.ts'
+import { decodeInstantCursor, encodeInstantCursor, pageOf } from '../shared/cursor.ts'
 import { newUlid } from '../shared/ulid.ts'
-import { decodeInstantCursor, encodeInstantCursor } from './cursor.ts'
 import { previewAction } from './preview.ts'
 import { IdArgsSchema, ListActionsArgsSchema } from './schema.ts'
 import type { ActionRow, ActionStatus } from './tables.ts'
@@ -131,15 +131,10 @@ export const listActions = defineQuery({
       .orderBy('id')
       .limit(args.limit + 1)
       .execute()
-    const page = rows.slice(0, args.limit)
-    const last = page.at(-1)
-    return {
-      items: page.map((r) => toAction(r, ctx.now)),
-      nextCursor:
-        rows.length > args.limit && last
-          ? encodeInstantCursor({ at: new Date(last.created_at).toISOString(), id: last.id })
-          : null,
-    }
+    const { page, nextCursor } = pageOf(rows, args.limit, (last) =>
+      encodeInstantCursor({ at: new Date(last.created_at).toISOString(), id: last.id }),
+    )
+    return { items: page.map((r) => toAction(r, ctx.now)), nextCursor }
   },
 })
 

@@ -3,7 +3,7 @@ import type { Database } from '../database.ts'
 import { conflict, notFound } from '../errors.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
 import { defineMutator, defineQuery } from '../mutator/define.ts'
-import { decodeInstantCursor, encodeInstantCursor } from './cursor.ts'
+import { decodeInstantCursor, encodeInstantCursor, pageOf } from '../shared/cursor.ts'
 import {
   BulkDeleteConversationsArgsSchema,
   IdArgsSchema,
@@ -99,15 +99,10 @@ export const listConversations = defineQuery({
       .orderBy('id', 'desc')
       .limit(args.limit + 1)
       .execute()
-    const page = rows.slice(0, args.limit)
-    const last = page.at(-1)
-    return {
-      items: page.map(toConversation),
-      nextCursor:
-        rows.length > args.limit && last
-          ? encodeInstantCursor({ at: new Date(last.updated_at).toISOString(), id: last.id })
-          : null,
-    }
+    const { page, nextCursor } = pageOf(rows, args.limit, (last) =>
+      encodeInstantCursor({ at: new Date(last.updated_at).toISOString(), id: last.id }),
+    )
+    return { items: page.map(toConversation), nextCursor }
   },
 })
 

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { notFound } from '../errors.ts'
 import { RefIdSchema } from '../ledger/schema.ts'
 import { defineMutator, defineQuery } from '../mutator/define.ts'
-import { decodeInstantCursor, encodeInstantCursor } from './cursor.ts'
+import { decodeInstantCursor, encodeInstantCursor, pageOf } from '../shared/cursor.ts'
 import { ListInsightsArgsSchema } from './schema.ts'
 import type { InsightRow } from './tables.ts'
 
@@ -58,15 +58,10 @@ export const listInsights = defineQuery({
       .orderBy('id', 'desc')
       .limit(args.limit + 1)
       .execute()
-    const page = rows.slice(0, args.limit)
-    const last = page.at(-1)
-    return {
-      items: page.map(toInsight),
-      nextCursor:
-        rows.length > args.limit && last
-          ? encodeInstantCursor({ at: new Date(last.created_at).toISOString(), id: last.id })
-          : null,
-    }
+    const { page, nextCursor } = pageOf(rows, args.limit, (last) =>
+      encodeInstantCursor({ at: new Date(last.created_at).toISOString(), id: last.id }),
+    )
+    return { items: page.map(toInsight), nextCursor }
   },
 })
 

@@ -1,7 +1,7 @@
+export { decodeCursor, encodeCursor, type TransactionCursor } from '../shared/cursor.ts'
 export type * from './accounts/model.ts'
 export { toAccount } from './accounts/model.ts'
 export * from './accounts/schema.ts'
-export { decodeCursor, encodeCursor, type TransactionCursor } from './cursor.ts'
 export type { ExchangeRate } from './exchange-rates/model.ts'
 export { convertCents, normalizeRate } from './exchange-rates/model.ts'
 export * from './exchange-rates/schema.ts'

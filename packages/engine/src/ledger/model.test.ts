@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeCursor, encodeCursor } from './cursor.ts'
+import { decodeCursor, encodeCursor } from '../shared/cursor.ts'
 import {
   addDays,
   balanceEffect,

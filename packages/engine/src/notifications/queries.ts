@@ -1,6 +1,6 @@
 import { NoArgsSchema } from '../catalog/fields.ts'
 import { defineQuery, defineUserQuery } from '../mutator/define.ts'
-import { decodeIdCursor, encodeIdCursor } from '../webhooks/queries.ts'
+import { decodeIdCursor, encodeIdCursor, pageOf } from '../shared/cursor.ts'
 import { type Notification, toNotification } from './model.ts'
 import { ListNotificationsArgsSchema } from './schema.ts'
 
@@ -29,11 +29,8 @@ export const listNotificationFeed = defineUserQuery({
       .orderBy('n.id', 'desc')
       .limit(limit + 1)
       .execute()
-    const page = rows.slice(0, limit)
-    return {
-      items: page.map(toNotification),
-      nextCursor: rows.length > limit ? encodeIdCursor(page.at(-1)!.id) : null,
-    }
+    const { page, nextCursor } = pageOf(rows, limit, (last) => encodeIdCursor(last.id))
+    return { items: page.map(toNotification), nextCursor }
   },
 })
 

@@ -1,6 +1,5 @@
 export * from './model.ts'
 export { PREVIOUS_SECRET_GRACE_MS } from './mutators.ts'
-export { decodeIdCursor, encodeIdCursor } from './queries.ts'
 export * from './queue.ts'
 export * from './schema.ts'
 export type * from './tables.ts'

@@ -1,6 +1,7 @@
 import { NoArgsSchema } from '../catalog/fields.ts'
-import { EngineError, notFound } from '../errors.ts'
+import { notFound } from '../errors.ts'
 import { defineQuery } from '../mutator/define.ts'
+import { decodeIdCursor, encodeIdCursor, pageOf } from '../shared/cursor.ts'
 import { toDelivery, toSubscription, type WebhookDelivery, type WebhookSubscription } from './model.ts'
 import { ListDeliveriesArgsSchema } from './schema.ts'
 
@@ -20,28 +21,6 @@ export const listWebhooks = defineQuery({
     return rows.map(toSubscription)
   },
 })
-
-/** An opaque cursor over ULID-keyed rows listed newest first: the last row's id. */
-export function encodeIdCursor(id: string): string {
-  return btoa(`v1|${id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
-/** Reads `encodeIdCursor`'s cursor back, or 400 INVALID_CURSOR. */
-export function decodeIdCursor(cursor: string): string {
-  let text = ''
-  try {
-    text = /^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? atob(cursor.replace(/-/g, '+').replace(/_/g, '/')) : ''
-  } catch {}
-  const match = /^v1\|([0-9A-Z]{26})$/.exec(text)
-  if (!match) {
-    throw new EngineError(
-      400,
-      'INVALID_CURSOR',
-      'The cursor is not one this list issued; start again without it.',
-    )
-  }
-  return match[1]!
-}
 
 /** A subscription's delivery log, newest first, with each delivery's latest attempt. */
 export const listWebhookDeliveries = defineQuery({
@@ -67,8 +46,7 @@ export const listWebhookDeliveries = defineQuery({
       .orderBy('id', 'desc')
       .limit(args.limit + 1)
       .execute()
-    const page = rows.slice(0, args.limit)
-    const nextCursor = rows.length > args.limit ? encodeIdCursor(page.at(-1)!.id) : null
+    const { page, nextCursor } = pageOf(rows, args.limit, (last) => encodeIdCursor(last.id))
     return { items: page.map(toDelivery), nextCursor }
   },
 })

@@ -1,7 +1,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
 import { defineQuery } from '../../mutator/define.ts'
+import { decodeCursor, encodeCursor, pageOf } from '../../shared/cursor.ts'
 import { parseInt8 } from '../../store/type-parsers.ts'
-import { decodeCursor, encodeCursor } from '../cursor.ts'
 import type { SplitRow, TransactionRow } from '../tables.ts'
 import { type Transaction, toTransaction } from './model.ts'
 import { type ListTransactionsArgs, ListTransactionsArgsSchema } from './schema.ts'
@@ -127,10 +127,9 @@ export const listTransactions = defineQuery({
         limit ${args.limit + 1}
       ) p
       order by p.date desc, p.id desc`.execute(db)
-    const page = rows.slice(0, args.limit)
-    const last = page.at(-1)
-    const nextCursor =
-      rows.length > args.limit && last ? encodeCursor({ date: last.date, id: last.id }) : null
+    const { page, nextCursor } = pageOf(rows, args.limit, (last) =>
+      encodeCursor({ date: last.date, id: last.id }),
+    )
     return { items: page.map(toPageTransaction), nextCursor }
   },
 })
