@@ -163,6 +163,11 @@ function ReportCard(props: {
   )
 }
 
+/** A money cell of a figure table: the amount as people read it, and its exact cents for tests. */
+function moneyCell(cents: string, currency: string): { text: string; cents: string } {
+  return { text: formatCents(cents, currency), cents }
+}
+
 /** The table alternative of a chart, folded under it (open it to read every figure). */
 function FigureTable(props: {
   id: string
@@ -307,9 +312,9 @@ function NetWorthCard(props: { watched: Watched<'reports.netWorth'> }) {
               key: m.month,
               cells: [
                 { text: monthName(m.month) },
-                { text: formatCents(m.assetsCents, r.baseCurrency), cents: m.assetsCents },
-                { text: formatCents(m.liabilitiesCents, r.baseCurrency), cents: m.liabilitiesCents },
-                { text: formatCents(m.netWorthCents, r.baseCurrency), cents: m.netWorthCents },
+                moneyCell(m.assetsCents, r.baseCurrency),
+                moneyCell(m.liabilitiesCents, r.baseCurrency),
+                moneyCell(m.netWorthCents, r.baseCurrency),
               ],
             }))}
           />
@@ -395,9 +400,9 @@ function CashFlowCard(props: { watched: Watched<'reports.cashFlow'> }) {
               key: m.month,
               cells: [
                 { text: monthName(m.month) },
-                { text: formatCents(m.incomeCents, r.baseCurrency), cents: m.incomeCents },
-                { text: formatCents(m.spendingCents, r.baseCurrency), cents: m.spendingCents },
-                { text: formatCents(m.netCents, r.baseCurrency), cents: m.netCents },
+                moneyCell(m.incomeCents, r.baseCurrency),
+                moneyCell(m.spendingCents, r.baseCurrency),
+                moneyCell(m.netCents, r.baseCurrency),
               ],
             }))}
           />
@@ -500,11 +505,7 @@ function SpendingCard(props: {
             head={[word === 'category' ? 'Category' : 'Payee', 'Spent', 'Rows']}
             rows={spent.map((g) => ({
               key: g.id ?? 'none',
-              cells: [
-                { text: g.name },
-                { text: formatCents(g.spentCents, r.baseCurrency), cents: g.spentCents },
-                { text: String(g.count) },
-              ],
+              cells: [{ text: g.name }, moneyCell(g.spentCents, r.baseCurrency), { text: String(g.count) }],
             }))}
           />
         </>
