@@ -1,30 +1,17 @@
-/**
- * `npm run bench:assistant [-- --store pglite|postgres|both]`: the offline assistant over real
- * HTTP on a household of 100,000 rows: time to the first SSE event and to the whole answer of
- * everyday questions, beside an authenticated round trip that reads one row (the floor of any
- * answer) and the raw SQL of the answer's main sum; and one insights generation for the household
- * beside a raw count of its rows. Each run seeds a scratch store in SQL and drops it at the end.
- */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import {
   generateInsights,
   type HouseholdContext,
-  migrateToLatest,
-  openPGliteStore,
   operations,
   runMutation,
   SCOPES,
   type Store,
 } from '@hearth/engine'
-import { openPostgresStore } from '@hearth/engine/node'
 import { loadConfig, mintApiKey, startServer } from '@hearth/server'
 import { sql } from 'kysely'
 import pino from 'pino'
 import { ulid } from 'ulidx'
-import { benchArgs, scratchPostgres } from './bench-store.ts'
+import { benchArgs, openScratchStore } from './bench-store.ts'
 import { type Comparison, printReport, time } from './stats.ts'
 
 const TARGETS = { firstEventMs: 100, answerMs: 300, insightsMs: 5000 }
@@ -42,7 +29,7 @@ async function main(): Promise<void> {
   const { stores } = benchArgs()
   const rows: Comparison[] = []
   for (const name of stores) {
-    const { store, drop } = await scratchStore(name)
+    const { store, drop } = await openScratchStore(name, 'assistant', { durable: false })
     try {
       const seeded = await seed(store)
       const measured = await measure(name, store, seeded)
@@ -61,19 +48,6 @@ process.on('uncaughtException', (error: Error & { code?: string }) => {
   if (error.code === '57P01') return
   throw error
 })
-
-async function scratchStore(name: string): Promise<{ store: Store; drop: () => Promise<void> }> {
-  if (name === 'postgres') {
-    const scratch = await scratchPostgres('hearth_bench_assistant')
-    const store = await openPostgresStore({ url: scratch.url, poolSize: 4 })
-    await migrateToLatest(store.db)
-    return { store, drop: scratch.drop }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-assistant-'))
-  const store = await openPGliteStore({ dataDir: dir })
-  await migrateToLatest(store.db)
-  return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) }
-}
 
 interface Seeded {
   ctx: HouseholdContext

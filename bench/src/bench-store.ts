@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { migrateToLatest, type Store } from '@hearth/engine'
 import { openPostgresStore, openStore } from '@hearth/engine/node'
@@ -35,6 +38,28 @@ async function openPostgres(): Promise<Store> {
     if (exists.rowCount === 0) await admin.query(`create database "${database.replaceAll('"', '')}"`)
   })
   return openPostgresStore({ url: POSTGRES_URL, poolSize: 4 })
+}
+
+/**
+ * A migrated store of its own for one run of a benchmark that seeds what it measures: a scratch
+ * PostgreSQL database or a temporary PGlite folder (durable, as a server's or a device's folder is,
+ * unless `durable: false`). `drop()` removes it once the store is closed.
+ */
+export async function openScratchStore(
+  name: StoreName,
+  label: string,
+  options: { durable?: boolean } = {},
+): Promise<{ store: Store; drop: () => Promise<void> }> {
+  if (name === 'postgres') {
+    const scratch = await scratchPostgres(`hearth_bench_${label}`)
+    const store = await openPostgresStore({ url: scratch.url, poolSize: 4 })
+    await migrateToLatest(store.db)
+    return { store, drop: scratch.drop }
+  }
+  const dir = mkdtempSync(join(tmpdir(), `hearth-bench-${label}-`))
+  const store = await openStore({ dataDir: dir, durable: options.durable })
+  await migrateToLatest(store.db)
+  return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 /**

@@ -1,21 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   activityQuery,
   type HouseholdContext,
-  migrateToLatest,
-  openPGliteStore,
   operations,
   runMutation,
   runQuery,
   SCOPES,
   type Store,
 } from '@hearth/engine'
-import { openPostgresStore } from '@hearth/engine/node'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
-import { benchArgs, scratchPostgres } from './bench-store.ts'
+import { benchArgs, openScratchStore } from './bench-store.ts'
 import { type Comparison, printReport, time } from './stats.ts'
 
 /** Targets from the budgets issue: the month snapshot on PostgreSQL and on a device's PGlite, a local assignment. */
@@ -35,7 +29,7 @@ async function main(): Promise<void> {
   const { stores } = benchArgs()
   const rows: Comparison[] = []
   for (const name of stores) {
-    const { store, drop } = await scratchStore(name)
+    const { store, drop } = await openScratchStore(name, 'budgets', { durable: false })
     try {
       const ctx = await seed(store)
       rows.push(...(await measure(name, store, ctx)))
@@ -45,19 +39,6 @@ async function main(): Promise<void> {
     }
   }
   printReport(rows)
-}
-
-async function scratchStore(name: string): Promise<{ store: Store; drop: () => Promise<void> }> {
-  if (name === 'postgres') {
-    const scratch = await scratchPostgres('hearth_bench_budgets')
-    const store = await openPostgresStore({ url: scratch.url, poolSize: 4 })
-    await migrateToLatest(store.db)
-    return { store, drop: scratch.drop }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-budgets-'))
-  const store = await openPGliteStore({ dataDir: dir })
-  await migrateToLatest(store.db)
-  return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 /** Builds the household: catalog and accounts through mutators, rows and assignments in SQL. */

@@ -1,19 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import {
-  type HouseholdContext,
-  migrateToLatest,
-  openPGliteStore,
-  operations,
-  runMutation,
-  runQuery,
-  SCOPES,
-  type Store,
-} from '@hearth/engine'
-import { openPostgresStore } from '@hearth/engine/node'
+import { type HouseholdContext, operations, runMutation, runQuery, SCOPES, type Store } from '@hearth/engine'
 import { ulid } from 'ulidx'
-import { benchArgs, scratchPostgres } from './bench-store.ts'
+import { benchArgs, openScratchStore } from './bench-store.ts'
 import { type Comparison, printReport, time } from './stats.ts'
 
 /**
@@ -26,7 +13,7 @@ async function main(): Promise<void> {
   const { stores } = benchArgs()
   const rows: Comparison[] = []
   for (const name of stores) {
-    const { store, drop } = await scratchStore(name)
+    const { store, drop } = await openScratchStore(name, 'loans', { durable: false })
     try {
       const { ctx, loan } = await seed(store)
       const read = await time(() => runQuery(store.db, operations.accounts.get, { id: loan }, ctx))
@@ -55,19 +42,6 @@ async function main(): Promise<void> {
     }
   }
   printReport(rows)
-}
-
-async function scratchStore(name: string): Promise<{ store: Store; drop: () => Promise<void> }> {
-  if (name === 'postgres') {
-    const scratch = await scratchPostgres('hearth_bench_loans')
-    const store = await openPostgresStore({ url: scratch.url, poolSize: 4 })
-    await migrateToLatest(store.db)
-    return { store, drop: scratch.drop }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-loans-'))
-  const store = await openPGliteStore({ dataDir: dir })
-  await migrateToLatest(store.db)
-  return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 /** A household with a $200,000 mortgage at 6.5% over 30 years, begun a year ago, and a payment this month. */

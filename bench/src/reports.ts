@@ -1,10 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   type HouseholdContext,
-  migrateToLatest,
-  openPGliteStore,
   operations,
   type Query,
   runMutation,
@@ -12,10 +7,9 @@ import {
   SCOPES,
   type Store,
 } from '@hearth/engine'
-import { openPostgresStore } from '@hearth/engine/node'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
-import { benchArgs, scratchPostgres } from './bench-store.ts'
+import { benchArgs, openScratchStore } from './bench-store.ts'
 import { type Comparison, printReport, time } from './stats.ts'
 
 /** The household of issue 30's reports: 20,000 rows over two years, in two currencies. */
@@ -31,7 +25,7 @@ async function main(): Promise<void> {
   const { stores } = benchArgs()
   const rows: Comparison[] = []
   for (const name of stores) {
-    const { store, drop } = await scratchStore(name)
+    const { store, drop } = await openScratchStore(name, 'reports', { durable: false })
     try {
       const ctx = await seed(store)
       rows.push(...(await measure(name, store, ctx)))
@@ -41,19 +35,6 @@ async function main(): Promise<void> {
     }
   }
   printReport(rows)
-}
-
-async function scratchStore(name: string): Promise<{ store: Store; drop: () => Promise<void> }> {
-  if (name === 'postgres') {
-    const scratch = await scratchPostgres('hearth_bench_reports')
-    const store = await openPostgresStore({ url: scratch.url, poolSize: 4 })
-    await migrateToLatest(store.db)
-    return { store, drop: scratch.drop }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-reports-'))
-  const store = await openPGliteStore({ dataDir: dir })
-  await migrateToLatest(store.db)
-  return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 /** Catalog, accounts and payees through mutators; the rows in SQL. */

@@ -1,18 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import {
-  type HouseholdContext,
-  migrateToLatest,
-  operations,
-  runMutation,
-  SCOPES,
-  type Store,
-} from '@hearth/engine'
-import { openPostgresStore, openStore } from '@hearth/engine/node'
+import { type HouseholdContext, operations, runMutation, SCOPES, type Store } from '@hearth/engine'
 import { sql } from 'kysely'
 import { monotonicFactory } from 'ulidx'
-import { benchArgs, type StoreName, scratchPostgres } from './bench-store.ts'
+import { benchArgs, openScratchStore } from './bench-store.ts'
 import { type Comparison, printReport, prng, type Timing, time } from './stats.ts'
 
 /** Targets from the rules issue, for PostgreSQL. */
@@ -35,28 +24,15 @@ async function main(): Promise<void> {
   const { stores } = benchArgs()
   const rows: Comparison[] = []
   for (const name of stores) {
-    const { store, dispose } = await scratchStore(name)
+    const { store, drop } = await openScratchStore(name, 'rules')
     try {
-      await migrateToLatest(store.db)
       rows.push(...(await measure(name, store)))
     } finally {
       await store.close()
-      await dispose()
+      await drop()
     }
   }
   printReport(rows)
-}
-
-async function scratchStore(name: StoreName): Promise<{ store: Store; dispose: () => Promise<void> }> {
-  if (name === 'postgres') {
-    const { url, drop } = await scratchPostgres('hearth_bench_rules')
-    return { store: await openPostgresStore({ url, poolSize: 4 }), dispose: drop }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-rules-'))
-  return {
-    store: await openStore({ dataDir: dir }),
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
-  }
 }
 
 interface Household {

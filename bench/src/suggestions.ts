@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   CategoryModel,
   type HouseholdContext,
   MIN_CONFIDENCE,
-  migrateToLatest,
   operations,
   runMutation,
   SCOPES,
@@ -14,9 +10,8 @@ import {
   trainCategoryModel,
   trainingRows,
 } from '@hearth/engine'
-import { openPostgresStore, openStore } from '@hearth/engine/node'
 import { monotonicFactory } from 'ulidx'
-import { benchArgs, type StoreName, scratchPostgres } from './bench-store.ts'
+import { benchArgs, openScratchStore, type StoreName } from './bench-store.ts'
 import { prng, time } from './stats.ts'
 
 const ROWS = 3000
@@ -52,30 +47,17 @@ async function main(): Promise<void> {
   }
   const { stores } = benchArgs()
   for (const name of stores) {
-    const { store, dispose } = await scratchStore(name)
+    const { store, drop } = await openScratchStore(name, 'suggestions')
     try {
-      await migrateToLatest(store.db)
       await measure(name, store)
     } finally {
       await store.close()
-      await dispose()
+      await drop()
     }
   }
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`
-
-async function scratchStore(name: StoreName): Promise<{ store: Store; dispose: () => Promise<void> }> {
-  if (name === 'postgres') {
-    const { url, drop } = await scratchPostgres('hearth_bench_suggestions')
-    return { store: await openPostgresStore({ url, poolSize: 4 }), dispose: drop }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-suggestions-'))
-  return {
-    store: await openStore({ dataDir: dir }),
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
-  }
-}
 
 async function measure(name: StoreName, store: Store): Promise<void> {
   const random = prng(7)
