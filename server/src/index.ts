@@ -5,7 +5,12 @@ export * from './cli/run-cli.ts'
 export * from './config.ts'
 export * from './http/rate-limits.ts'
 export * from './http/reserved-path-words.ts'
-export { announceBillsDueSoon, announcePriceChanges, materializeRecurrences } from './jobs/recurrence-jobs.ts'
+export {
+  announceBillsDueSoon,
+  announceLowBalances,
+  announcePriceChanges,
+  materializeRecurrences,
+} from './jobs/recurrence-jobs.ts'
 export { serverJobs } from './jobs/server-jobs.ts'
 export * from './server.ts'
 export * from './sync/socket-limits.ts'

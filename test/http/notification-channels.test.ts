@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { localDate, SCOPES } from '@hearth/engine'
-import { announceBillsDueSoon } from '@hearth/server'
+import { announceBillsDueSoon, announceLowBalances } from '@hearth/server'
 // @ts-expect-error http_ece (web-push's own encryption library) ships no types.
 import ece from 'http_ece'
 import { SMTPServer } from 'smtp-server'
@@ -259,5 +259,32 @@ describe('notification channels', () => {
       title: `Internet is due ${due}`,
       subject: { type: 'recurrence', date: due },
     })
+  })
+
+  it('emails a low balance ahead to a member who asked for it by email', async () => {
+    const owner = await server.newOwner()
+    const email = `low-${owner.userId.toLowerCase()}@example.test`
+    expectStatus(await owner.api.patch('/users/me', { email }), 200)
+    expectStatus(
+      await owner.api.put('/notifications/preferences', {
+        items: [{ kind: 'low_balance_ahead', channel: 'email', enabled: true }],
+      }),
+      200,
+    )
+    const today = localDate(new Date(), 'UTC')
+    const account = await createAccount(owner.api, {
+      name: 'Bills account',
+      openingBalanceCents: 10_000,
+      openingBalanceDate: today,
+    })
+    const day = new Date(Date.parse(`${today}T00:00:00Z`) + 4 * 86_400_000).toISOString().slice(0, 10)
+    expectStatus(
+      await owner.api.post(`${H}/transactions`, { accountId: account.id, date: day, amountCents: -25_050 }),
+      201,
+    )
+    await announceLowBalances(server.store, { actor: 'system', scopes: SCOPES, now: new Date() })
+    const message = await eventually(async () => mail.find((m) => m.to.includes(email)))
+    expect(message.raw).toMatch(new RegExp(`^Subject: Bills account may fall below zero on ${day}$`, 'm'))
+    expect(message.raw).toContain(`Bills account is forecast at -150.50 ${account.currency} on ${day}`)
   })
 })

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { localDate, SCOPES } from '@hearth/engine'
-import { announceBillsDueSoon, announcePriceChanges } from '@hearth/server'
+import { announceBillsDueSoon, announceLowBalances, announcePriceChanges } from '@hearth/server'
 import { describe, expect, it } from 'vitest'
-import { type ApiClient, useTestServer } from '../src/index.ts'
+import { type ApiClient, startTestServer, useTestServer } from '../src/index.ts'
 import { expectStatus, H } from './catalog-fixture.ts'
 import { eventually } from './webhook-receiver.ts'
 
@@ -178,5 +178,115 @@ describe('notifications from recurrences', () => {
     for (const who of [owner, member])
       expect(await feedOf(who.api, 'recurrence_price_change', 1)).toHaveLength(1)
     expect((await feed(quiet.api)).filter((x) => x.kind === 'recurrence_price_change')).toEqual([])
+  })
+
+  it('tells every current member once when a cash account is forecast below zero within 14 days, again for an earlier day', async () => {
+    const owner = await server.newOwner()
+    const member = await server.newMember(owner)
+    const quiet = await server.newMember(owner)
+    const leaver = await server.newMember(owner)
+    expectStatus(
+      await quiet.api.put('/notifications/preferences', {
+        items: [{ kind: 'low_balance_ahead', channel: 'in_app', enabled: false }],
+      }),
+      200,
+    )
+    const account = (name: string, type: string, openingBalanceCents: number) =>
+      owner.api
+        .post(`${H}/accounts`, { name, type, openingBalanceCents, openingBalanceDate: today() })
+        .then((res) => expectStatus(res, 201))
+    const checking = await account('Checking', 'cash', 50_000)
+    // Enough money for its bill; a card's balance is what it owes; already below zero is no news.
+    const savings = await account('Savings', 'cash', 500_000)
+    const card = await account('Card', 'credit', 0)
+    const overdrawn = await account('Overdrawn', 'cash', -1_000)
+    await recurrence(owner.api, checking.id, 'Rent', -120_000, addDays(today(), 5))
+    await recurrence(owner.api, checking.id, 'Salary', 100_000, addDays(today(), 8))
+    await recurrence(owner.api, savings.id, 'Insurance', -20_000, addDays(today(), 3))
+    await recurrence(owner.api, card.id, 'Streaming', -1_500, addDays(today(), 3))
+    await recurrence(owner.api, overdrawn.id, 'Fees', -500, addDays(today(), 3))
+    // Nor is a shortfall past the horizon.
+    await recurrence(owner.api, savings.id, 'Car', -900_000, addDays(today(), 20))
+    expectStatus(await owner.api.delete(`${H}/members/${leaver.userId}`), 204)
+
+    // Two runs at once, and again, with a second server instance handling events beside this one.
+    const second = await startTestServer()
+    try {
+      await Promise.all([
+        announceLowBalances(server.store, actor()),
+        announceLowBalances(server.store, actor()),
+      ])
+      await announceLowBalances(server.store, actor())
+      const rent = addDays(today(), 5)
+      for (const who of [owner, member]) {
+        const [n, ...more] = await feedOf(who.api, 'low_balance_ahead', 1)
+        expect(more).toEqual([])
+        expect(n).toMatchObject({
+          householdId: owner.householdId,
+          kind: 'low_balance_ahead',
+          title: `Checking may fall below zero on ${rent}`,
+          body: `Checking is forecast at -700.00 ${checking.currency} on ${rent}, after what is scheduled until then.`,
+          subject: { type: 'account', accountId: checking.id, date: rent },
+          readAt: null,
+          dismissedAt: null,
+        })
+      }
+      await sleep(1500)
+      for (const who of [owner, member]) expect(await feedOf(who.api, 'low_balance_ahead', 1)).toHaveLength(1)
+      expect((await feed(quiet.api)).filter((x) => x.kind === 'low_balance_ahead')).toEqual([])
+      const left = await server.store.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('user_id', '=', leaver.userId)
+        .where('kind', '=', 'low_balance_ahead')
+        .execute()
+      expect(left).toEqual([])
+
+      // A row that brings the shortfall forward is a new crossing day, told once more.
+      const early = addDays(today(), 2)
+      expectStatus(
+        await owner.api.post(`${H}/transactions`, {
+          accountId: checking.id,
+          date: early,
+          amountCents: -60_000,
+        }),
+        201,
+      )
+      await announceLowBalances(server.store, actor())
+      await announceLowBalances(server.store, actor())
+      const [latest] = await feedOf(owner.api, 'low_balance_ahead', 2)
+      expect(latest).toMatchObject({
+        title: `Checking may fall below zero on ${early}`,
+        subject: { type: 'account', accountId: checking.id, date: early },
+      })
+
+      const events = await server.store.db
+        .selectFrom('outbox')
+        .select('payload')
+        .where('household_id', '=', owner.householdId)
+        .execute()
+      const announced = events
+        .map((e) => e.payload as any)
+        .filter((p) => p.type === 'account.lowBalanceAhead')
+        .map((p) => p.data)
+      expect(announced).toEqual([
+        {
+          accountId: checking.id,
+          name: 'Checking',
+          currency: checking.currency,
+          date: rent,
+          projectedBalanceCents: '-70000',
+        },
+        {
+          accountId: checking.id,
+          name: 'Checking',
+          currency: checking.currency,
+          date: early,
+          projectedBalanceCents: '-10000',
+        },
+      ])
+    } finally {
+      await second.close()
+    }
   })
 })

@@ -1,8 +1,11 @@
-import { localDate, SCOPES } from '@hearth/engine'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { localDate, operations, runMutation, SCOPES } from '@hearth/engine'
 import { announceBillsDueSoon } from '@hearth/server'
+import { ulid } from 'ulidx'
 import { afterEach, describe, expect, it } from 'vitest'
-import { newMember, newOwner, useTestServer } from '../src/index.ts'
+import { type ApiClient, newMember, newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
+import { rawSocket } from './socket.ts'
 
 const server = useTestServer()
 afterEach(async () => {
@@ -10,6 +13,12 @@ afterEach(async () => {
 })
 
 const H = '/households/current'
+
+/** A member's `change_refused` notifications over REST, read and dismissed ones too. */
+async function refusals(api: ApiClient): Promise<any[]> {
+  const { items } = (await api.get('/notifications?includeRead=true&includeDismissed=true')).body
+  return items.filter((n: any) => n.kind === 'change_refused')
+}
 
 describe('notifications on devices', () => {
   it('reach only their member’s own devices, and read and dismiss work offline', async () => {
@@ -61,9 +70,16 @@ describe('notifications on devices', () => {
       expect(rest.find((n: any) => n.id === first!.id).readAt).not.toBeNull()
       expect(rest.find((n: any) => n.id === second!.id).dismissedAt).not.toBeNull()
     })
-    // The member's devices never held either change.
+    // The member's devices never held either change. (The server refused the member's markRead
+    // too, which the device sent on anyway: the member hears of that, and alone.)
     await memberDevice.sync.whenSynced()
-    expect(await held(memberDevice)).toEqual([member.userId])
+    expect(new Set(await held(memberDevice))).toEqual(new Set([member.userId]))
+    await eventually(async () =>
+      expect((await memberDevice.query.notifications.list({})).map((n) => n.kind).sort()).toEqual([
+        'budget_overrun',
+        'change_refused',
+      ]),
+    )
   })
 
   it('brings a bill due soon to each member’s own devices, once, and not to a member who turned it off', async () => {
@@ -110,5 +126,121 @@ describe('notifications on devices', () => {
     }
     await quietDevice.sync.whenSynced()
     expect(await quietDevice.query.notifications.list({})).toEqual([])
+  })
+
+  it('tells only the member whose device pushed a change the server refused, on their own devices', async () => {
+    const owner = await newOwner(server)
+    const member = await newMember(server, owner)
+    const ownerDevice = await newDevice(server, owner)
+    const memberDevice = await newDevice(server, member)
+    const tag = (await owner.api.post(`${H}/tags`, { name: 'Trip' })).body
+    await eventually(async () => expect(await memberDevice.query.tags.list()).toHaveLength(1))
+
+    // The member renames the tag offline; meanwhile the owner deletes it.
+    await memberDevice.sync.disconnect()
+    await memberDevice.mutate.tags.update({ id: tag.id, name: 'Trip, renamed offline' })
+    expect((await owner.api.delete(`${H}/tags/${tag.id}`)).status).toBe(204)
+    memberDevice.sync.connect()
+    await eventually(() => expect(memberDevice.sync.rejected).toHaveLength(1))
+
+    // The member's devices get it (this one, and any other), with what it concerns.
+    const [n] = await eventually(async () => {
+      const items = (await memberDevice.query.notifications.list({})).filter(
+        (x) => x.kind === 'change_refused',
+      )
+      expect(items).toHaveLength(1)
+      return items
+    })
+    expect(n).toMatchObject({
+      householdId: member.householdId,
+      title: 'A change from your device was refused',
+      subject: {
+        type: 'change',
+        operation: 'tags.update',
+        targetId: tag.id,
+        clientId: expect.any(String),
+        mutationId: expect.stringMatching(/^\d+$/),
+      },
+    })
+    expect(n!.body).toMatch(/^The server refused tags\.update: /)
+    await sleep(1500)
+    expect(await refusals(member.api)).toHaveLength(1)
+    // Nobody else hears of it: not the owner, whose delete it was, on any channel or device.
+    expect(await refusals(owner.api)).toEqual([])
+    await ownerDevice.sync.whenSynced()
+    expect(
+      (await ownerDevice.query.notifications.list({})).filter((x) => x.kind === 'change_refused'),
+    ).toEqual([])
+    const held = await ownerDevice.store.db.selectFrom('notifications').select('user_id').execute()
+    expect(held.map((r) => r.user_id)).not.toContain(member.userId)
+  })
+
+  it('tells of each refused mutation once, a resent one and a garbled one included; never a member who left', async () => {
+    const owner = await newOwner(server)
+    const member = await newMember(server, owner)
+    const socket = await rawSocket(server.url)
+    socket.send({
+      type: 'hello',
+      token: member.api.token,
+      householdId: member.householdId,
+      clientId: ulid(),
+      cursor: null,
+    })
+    await socket.next('welcome')
+    let snapshot = await socket.next('snapshot')
+    while (snapshot.more) snapshot = await socket.next('snapshot')
+    const missing = ulid()
+    const mutations = [
+      { id: 1, name: 'accounts.delete', args: { id: missing } },
+      // A name that is no mutation, and an id no row could have: refused, with no target.
+      { id: 2, name: 'accounts.explode', args: { id: 'not\u0000an id' } },
+    ]
+    socket.send({ type: 'push', mutations })
+    expect((await socket.next('pushResult')).results.map((r: any) => r.status)).toEqual([
+      'rejected',
+      'rejected',
+    ])
+    // The device never heard back, say, and pushes the same mutations again: both are skipped.
+    socket.send({ type: 'push', mutations })
+    expect((await socket.next('pushResult')).results.map((r: any) => r.status)).toEqual([
+      'skipped',
+      'skipped',
+    ])
+    socket.close()
+
+    const items = await eventually(async () => {
+      const found = await refusals(member.api)
+      expect(found).toHaveLength(2)
+      return found
+    })
+    expect(items.map((n) => n.subject).sort((a, b) => a.mutationId.localeCompare(b.mutationId))).toEqual([
+      expect.objectContaining({ operation: 'accounts.delete', mutationId: '1', targetId: missing }),
+      { type: 'change', operation: 'accounts.explode', mutationId: '2', clientId: expect.any(String) },
+    ])
+    await sleep(1500)
+    expect(await refusals(member.api)).toHaveLength(2)
+    expect(await refusals(owner.api)).toEqual([])
+
+    // One event per refusal, for webhooks too; a member who has left by the time it is handled
+    // hears nothing of it.
+    const events = (
+      await server.store.db
+        .selectFrom('outbox')
+        .select('payload')
+        .where('household_id', '=', owner.householdId)
+        .execute()
+    )
+      .map((e) => e.payload as any)
+      .filter((p) => p.type === 'change.refused')
+    expect(events).toHaveLength(2)
+    expect(events[0]).toMatchObject({ actorUserId: member.userId, version: null })
+    expect((await owner.api.delete(`${H}/members/${member.userId}`)).status).toBe(204)
+    const { result } = await runMutation(
+      server.store.db,
+      operations.notifications.generate,
+      { event: { ...events[0], id: `evt_${ulid()}` }, channels: ['in_app'] },
+      { householdId: owner.householdId, userId: 'system', role: 'owner', scopes: SCOPES, now: new Date() },
+    )
+    expect(result).toEqual({ created: 0 })
   })
 })

@@ -13,7 +13,7 @@ export const NotificationSchema = z
     subject: z
       .record(z.string(), z.unknown())
       .describe(
-        'What it concerns, by `type`: a transaction, a budget category and month, a webhook subscription.',
+        'What it concerns, by `type`: a transaction, a budget category and month, a webhook subscription, a recurrence, an account and day, a refused change.',
       ),
     eventId: z.string(),
     createdAt: Instant,

@@ -1,12 +1,14 @@
 import {
   type HouseholdContext,
   householdsWithDueRecurrences,
+  householdsWithMoneyGoingOut,
   localDate,
   operations,
   runMutation,
   SCOPES,
   type Store,
   type SystemContext,
+  unannouncedLowBalances,
 } from '@hearth/engine'
 import type { Job } from './job.ts'
 
@@ -106,7 +108,41 @@ export async function announceBillsDueSoon(
   return { announced }
 }
 
-/** The recurrence jobs: materialization every 10 minutes, price-change and bill announcements hourly. */
+/**
+ * Announces each open cash account whose forecast balance drops below zero in the next two weeks
+ * (`account.lowBalanceAhead`), once per account and crossing day. Only households with money
+ * scheduled to go out are read, and a household's transaction (which takes its clock) runs only
+ * when a read found a crossing not announced yet. A household that fails is logged and retried
+ * on the next run.
+ */
+export async function announceLowBalances(
+  store: Store,
+  actor: SystemContext,
+  onError: (householdId: string, error: unknown) => void = () => {},
+): Promise<{ households: number; announced: number }> {
+  const households = await householdsWithMoneyGoingOut(store.db, actor.now)
+  let announced = 0
+  for (const householdId of households) {
+    try {
+      if ((await unannouncedLowBalances(store.db, householdId, actor.now)).length === 0) continue
+      const { result } = await runMutation(
+        store.db,
+        operations.recurrences.announceLowBalances,
+        {},
+        inHousehold(actor, householdId),
+      )
+      announced += result.announced
+    } catch (error) {
+      onError(householdId, error)
+    }
+  }
+  return { households: households.length, announced }
+}
+
+/**
+ * The recurrence jobs: materialization every 10 minutes; price-change, bill and low-balance
+ * announcements hourly.
+ */
 export function recurrenceJobs(): Job[] {
   return [
     {
@@ -128,6 +164,14 @@ export function recurrenceJobs(): Job[] {
       run: ({ store, actor, logger }) =>
         announceBillsDueSoon(store, actor, (householdId, err) =>
           logger.error({ err, householdId }, 'bill announcement failed'),
+        ),
+    },
+    {
+      name: 'recurrences.announceLowBalances',
+      intervalMs: 60 * MINUTE,
+      run: ({ store, actor, logger }) =>
+        announceLowBalances(store, actor, (householdId, err) =>
+          logger.error({ err, householdId }, 'low balance announcement failed'),
         ),
     },
   ]

@@ -9,7 +9,13 @@ import {
   parseArgs,
   type Store,
 } from '@hearth/engine'
-import { deviceMutator, type HouseholdDelta, sendVersionsRead, syncDb } from '@hearth/engine/sync'
+import {
+  deviceMutator,
+  type HouseholdDelta,
+  recordRejection,
+  sendVersionsRead,
+  syncDb,
+} from '@hearth/engine/sync'
 import { sql, type Transaction } from 'kysely'
 import type { Logger } from 'pino'
 import { type Device, sameRights, sendDeviceLock } from './devices.ts'
@@ -102,17 +108,18 @@ export async function pushMutations(
         last = mutation.id
         done.push(result)
         if (result.status === 'rejected') {
-          await db
-            .insertInto('sync_rejections')
-            .values({
-              client_id: device.clientId,
-              mutation_id: mutation.id,
-              name: mutation.name,
+          // Told to the device now and after a reconnect, and to its member as `change_refused`.
+          await recordRejection(
+            tx,
+            { clientId: device.clientId, householdId: device.householdId, userId: device.userId },
+            mutation,
+            {
               status: result.httpStatus ?? 400,
               code: result.code ?? 'REJECTED',
               message: result.message ?? '',
-            })
-            .execute()
+            },
+            new Date(),
+          )
         }
       }
       if (guessed) {

@@ -68,6 +68,13 @@ export const EVENT_SCHEMAS = {
   'account.closed': z.object({ account: AccountResource, adjustment: TransactionResource.nullable() }),
   'account.reopened': z.object({ account: AccountResource }),
   'account.deleted': z.object({ account: AccountResource, deletedTransactionCount: z.number().int() }),
+  'account.lowBalanceAhead': z.object({
+    accountId: Id,
+    name: z.string(),
+    currency: z.string(),
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    projectedBalanceCents: Cents,
+  }),
 
   'transaction.created': z.object({ transaction: TransactionResource }),
   'transaction.updated': z.object({
@@ -140,6 +147,15 @@ export const EVENT_SCHEMAS = {
     accountId: Id,
     date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     amountCents: Cents,
+  }),
+  'change.refused': z.object({
+    clientId: Id,
+    mutationId: z.number().int(),
+    operation: z.string(),
+    targetId: Id.nullable(),
+    status: z.number().int(),
+    code: z.string(),
+    message: z.string(),
   }),
   'webhook.disabled': z.object({ subscription: WebhookSubscriptionResource, reason: z.string() }),
 

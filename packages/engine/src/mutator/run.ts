@@ -65,28 +65,51 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
   const mctx = { ...ctx, emit: (type: string, data: Record<string, unknown>) => events.push({ type, data }) }
   const result = await mutator.run(tx, args, mctx as MutationContext<C>)
   const version = clock ? Number((await clock.answer).rows[0]!.version) : null
-  if (events.length > 0 && (options.effects ?? 'outbox') === 'outbox') {
-    // Nothing reads it back: a pipelining store sends it with the commit rather than before it.
-    await executeDeferred(
-      tx,
-      tx.insertInto('outbox').values(
-        events.map((e) => ({
-          household_id: householdId,
-          topic: 'event',
-          payload: JSON.stringify({
-            id: `evt_${eventId()}`,
-            type: e.type,
-            householdId,
-            occurredAt: ctx.now.toISOString(),
-            version,
-            actorUserId: ctx.userId,
-            data: e.data,
-          }),
-        })),
-      ),
-    )
+  if ((options.effects ?? 'outbox') === 'outbox') {
+    await queueEvents(tx, { householdId, version, actorUserId: ctx.userId, now: ctx.now }, events)
   }
   return { result, version }
+}
+
+/** Where and when queued events happened, and whose action they were. */
+export interface EventOrigin {
+  householdId: string | null
+  /** The household version the change committed at; null for one that changed no row. */
+  version: number | null
+  actorUserId: string
+  now: Date
+}
+
+/**
+ * Queues events to the outbox in the caller's transaction, each with a fresh `evt_` id: a
+ * mutator's (through `applyMutation`), or one the server records outside a mutator, such as a
+ * device's refused change. Nothing reads them back: a pipelining store sends the insert with the
+ * commit rather than before it.
+ */
+export async function queueEvents(
+  tx: Transaction<Database>,
+  origin: EventOrigin,
+  events: readonly DomainEvent[],
+): Promise<void> {
+  if (events.length === 0) return
+  await executeDeferred(
+    tx,
+    tx.insertInto('outbox').values(
+      events.map((e) => ({
+        household_id: origin.householdId,
+        topic: 'event',
+        payload: JSON.stringify({
+          id: `evt_${eventId()}`,
+          type: e.type,
+          householdId: origin.householdId,
+          occurredAt: origin.now.toISOString(),
+          version: origin.version,
+          actorUserId: origin.actorUserId,
+          data: e.data,
+        }),
+      })),
+    ),
+  )
 }
 
 /** Runs a read after the same scope check a mutator gets. */

@@ -37,6 +37,13 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
     accountId: string
     date: string
     amountCents: string
+    currency: string
+    projectedBalanceCents: string
+    clientId: string
+    mutationId: number
+    operation: string
+    targetId: string | null
+    message: string
   }
   switch (event.type) {
     case 'transaction.created': {
@@ -77,6 +84,26 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
         title: `${d.name} changed price`,
         body: `${d.name} was charged ${format(d.observedAmountCents.replace(/^-/, ''))} twice, not the scheduled ${format(d.scheduledAmountCents.replace(/^-/, ''))}.`,
         subject: { type: 'recurrence', recurrenceId: d.recurrenceId },
+      }
+    case 'account.lowBalanceAhead':
+      return {
+        kind: 'low_balance_ahead',
+        title: `${d.name} may fall below zero on ${d.date}`,
+        body: `${d.name} is forecast at ${format(d.projectedBalanceCents)} ${d.currency} on ${d.date}, after what is scheduled until then.`,
+        subject: { type: 'account', accountId: d.accountId, date: d.date },
+      }
+    case 'change.refused':
+      return {
+        kind: 'change_refused',
+        title: 'A change from your device was refused',
+        body: `The server refused ${d.operation}: ${d.message}`,
+        subject: {
+          type: 'change',
+          operation: d.operation,
+          clientId: d.clientId,
+          mutationId: String(d.mutationId),
+          ...(d.targetId !== null && { targetId: d.targetId }),
+        },
       }
     default:
       return null

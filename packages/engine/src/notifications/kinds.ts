@@ -10,19 +10,63 @@ export interface KindInfo {
   aboutOwnAction: boolean
   /** Only owners hear of it. */
   ownersOnly: boolean
+  /** Only the member whose action caused it hears of it (their own change, refused). */
+  actorOnly: boolean
   /** Channels on by default. */
   defaults: readonly NotificationChannel[]
 }
 
 /** Every notification kind (docs/api/notifications.md). */
 export const NOTIFICATION_KINDS = {
-  budget_overrun: { live: true, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app', 'push'] },
-  large_transaction: { live: true, aboutOwnAction: false, ownersOnly: false, defaults: ['in_app', 'push'] },
-  webhook_disabled: { live: true, aboutOwnAction: true, ownersOnly: true, defaults: ['in_app', 'email'] },
-  bill_due_soon: { live: true, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app', 'push'] },
-  recurrence_price_change: { live: true, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app'] },
-  low_balance_ahead: { live: false, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app', 'push'] },
-  change_refused: { live: false, aboutOwnAction: true, ownersOnly: false, defaults: ['in_app'] },
+  budget_overrun: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: false,
+    actorOnly: false,
+    defaults: ['in_app', 'push'],
+  },
+  large_transaction: {
+    live: true,
+    aboutOwnAction: false,
+    ownersOnly: false,
+    actorOnly: false,
+    defaults: ['in_app', 'push'],
+  },
+  webhook_disabled: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: true,
+    actorOnly: false,
+    defaults: ['in_app', 'email'],
+  },
+  bill_due_soon: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: false,
+    actorOnly: false,
+    defaults: ['in_app', 'push'],
+  },
+  recurrence_price_change: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: false,
+    actorOnly: false,
+    defaults: ['in_app'],
+  },
+  low_balance_ahead: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: false,
+    actorOnly: false,
+    defaults: ['in_app', 'push'],
+  },
+  change_refused: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: false,
+    actorOnly: true,
+    defaults: ['in_app'],
+  },
 } as const satisfies Record<string, KindInfo>
 
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS

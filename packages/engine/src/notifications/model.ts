@@ -7,7 +7,7 @@ export interface Notification {
   kind: string
   title: string
   body: string
-  /** What it concerns: `{type: "transaction", transactionId, accountId}`, `{type: "budgetCategory", categoryId, month}`, `{type: "webhookSubscription", subscriptionId}`. */
+  /** What it concerns, by `type` (docs/api/notifications.md, The feed): a transaction, a budget category and month, a webhook subscription, a recurrence, an account and day, a refused change. */
   subject: Record<string, unknown>
   eventId: string
   createdAt: string

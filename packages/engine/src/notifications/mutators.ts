@@ -93,7 +93,8 @@ export const markAllNotificationsRead = defineMutator({
 /**
  * Turns one event into notifications for the household's current members whose preferences
  * allow its kind: once per (event, member, kind), however often it runs (a unique key), never for
- * a member who has left, and not for the member whose action it was unless the kind says so.
+ * a member who has left, and not for the member whose action it was unless the kind says so (a
+ * refused change is told to that member alone).
  * A member with the feed off but email or push on gets a row born dismissed, for those to send.
  */
 export const generateNotifications = defineMutator({
@@ -113,6 +114,7 @@ export const generateNotifications = defineMutator({
       .execute()
     if (kind.ownersOnly) members = members.filter((m) => m.role === 'owner')
     if (!kind.aboutOwnAction) members = members.filter((m) => m.user_id !== args.event.actorUserId)
+    if (kind.actorOnly) members = members.filter((m) => m.user_id === args.event.actorUserId)
     if (members.length === 0) return { created: 0 }
     const prefs = await tx
       .selectFrom('notification_preferences')

@@ -1,3 +1,9 @@
+export type { LowBalanceCrossing } from './low-balance.ts'
+export {
+  householdsWithMoneyGoingOut,
+  LOW_BALANCE_AHEAD_DAYS,
+  unannouncedLowBalances,
+} from './low-balance.ts'
 export type { Booking, MaterializeResult } from './materialize.ts'
 export { householdsWithDueRecurrences } from './materialize.ts'
 export type { Recurrence } from './model.ts'

@@ -1,4 +1,5 @@
 import type { LedgerHooks } from '../ledger/transactions/pipeline.ts'
+import { announceLowBalances } from './low-balance.ts'
 import { defineMaterializeDue, defineMaterializeNow } from './materialize.ts'
 import {
   createRecurrence,
@@ -27,6 +28,7 @@ export function recurrenceOperations(hooks: LedgerHooks) {
     recurrences: {
       acceptSuggestion,
       announceBillsDueSoon,
+      announceLowBalances,
       announcePriceChanges,
       create: createRecurrence,
       delete: deleteRecurrence,

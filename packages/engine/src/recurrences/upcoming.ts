@@ -6,6 +6,8 @@ import { externalIdOf, scheduleOf } from './model.ts'
 import { occurrencesBetween } from './schedule.ts'
 import { type UpcomingArgs, UpcomingArgsSchema } from './schema.ts'
 
+type Db = Parameters<typeof householdToday>[0]
+
 /** What an upcoming item is. */
 export type UpcomingKind = 'occurrence' | 'pendingRecurring' | 'futureTransaction' | 'cardPaymentDue'
 
@@ -72,141 +74,151 @@ export const upcoming = defineQuery({
   args: UpcomingArgsSchema,
   async run(db, args: UpcomingArgs, ctx): Promise<Upcoming> {
     const today = await householdToday(db, ctx.householdId, ctx.now)
-    const to = addDays(today, (args.days ?? 30) - 1)
-    const accountFilter = args.accountId
-    const accounts = await db
-      .selectFrom('accounts')
-      .select(['id', 'type', 'balance_cents', 'payment_due_day'])
-      .where('household_id', '=', ctx.householdId)
-      .where('deleted_at', 'is', null)
-      .where('status', '=', 'open')
-      .$if(accountFilter !== undefined, (q) => q.where('id', '=', accountFilter!))
-      .execute()
-    const live = new Set(accounts.map((a) => a.id))
-    const items: Omit<UpcomingItem, 'projectedBalanceCents'>[] = []
+    return upcomingFrom(db, ctx.householdId, today, args.days ?? 30, args.accountId)
+  },
+})
 
-    const rows = await db
-      .selectFrom('transactions')
-      .select([
-        'id',
-        'account_id',
-        'date',
-        'amount_cents',
-        'payee_id',
-        'category_id',
-        'memo',
-        'source',
-        'status',
-      ])
-      .where('household_id', '=', ctx.householdId)
-      .where('deleted_at', 'is', null)
-      .where('merged_into_id', 'is', null)
-      .where('date', '>=', today)
-      .where('date', '<=', to)
-      .where((w) =>
-        w.or([
-          w.and([w('source', '=', 'recurring'), w('status', '=', 'pending')]),
-          w.and([w('date', '>', today), w('source', '!=', 'recurring')]),
-        ]),
-      )
-      .execute()
-    const booked = new Set<string>()
-    for (const r of rows) {
-      if (!live.has(r.account_id)) continue
+/** What `upcoming` lists from `today` for `days` days, in one account or every open one. */
+export async function upcomingFrom(
+  db: Db,
+  householdId: string,
+  today: string,
+  days: number,
+  accountFilter?: string,
+): Promise<Upcoming> {
+  const to = addDays(today, days - 1)
+  const accounts = await db
+    .selectFrom('accounts')
+    .select(['id', 'type', 'balance_cents', 'payment_due_day'])
+    .where('household_id', '=', householdId)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'open')
+    .$if(accountFilter !== undefined, (q) => q.where('id', '=', accountFilter!))
+    .execute()
+  const live = new Set(accounts.map((a) => a.id))
+  const items: Omit<UpcomingItem, 'projectedBalanceCents'>[] = []
+
+  const rows = await db
+    .selectFrom('transactions')
+    .select([
+      'id',
+      'account_id',
+      'date',
+      'amount_cents',
+      'payee_id',
+      'category_id',
+      'memo',
+      'source',
+      'status',
+    ])
+    .where('household_id', '=', householdId)
+    .where('deleted_at', 'is', null)
+    .where('merged_into_id', 'is', null)
+    .where('date', '>=', today)
+    .where('date', '<=', to)
+    .where((w) =>
+      w.or([
+        w.and([w('source', '=', 'recurring'), w('status', '=', 'pending')]),
+        w.and([w('date', '>', today), w('source', '!=', 'recurring')]),
+      ]),
+    )
+    .execute()
+  const booked = new Set<string>()
+  for (const r of rows) {
+    if (!live.has(r.account_id)) continue
+    items.push({
+      kind: r.source === 'recurring' ? 'pendingRecurring' : 'futureTransaction',
+      date: r.date,
+      accountId: r.account_id,
+      amountCents: String(r.amount_cents),
+      name: r.memo,
+      recurrenceId: null,
+      transactionId: r.id,
+      payeeId: r.payee_id,
+      categoryId: r.category_id,
+    })
+  }
+  const externals = await db
+    .selectFrom('transactions')
+    .select('external_id')
+    .where('household_id', '=', householdId)
+    .where('external_id', 'is not', null)
+    .where('date', '>=', today)
+    .where('date', '<=', to)
+    .execute()
+  for (const e of externals) booked.add(e.external_id!)
+
+  const recurrences = await db
+    .selectFrom('recurrences')
+    .selectAll()
+    .where('household_id', '=', householdId)
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'active')
+    .where('next_run_date', 'is not', null)
+    .where('next_run_date', '<=', to)
+    .execute()
+  for (const r of recurrences) {
+    if (!live.has(r.account_id)) continue
+    const from = r.run_from > today ? r.run_from : today
+    for (const date of occurrencesBetween(scheduleOf(r), from, to)) {
+      if (booked.has(externalIdOf(r.id, date))) continue
       items.push({
-        kind: r.source === 'recurring' ? 'pendingRecurring' : 'futureTransaction',
-        date: r.date,
+        kind: 'occurrence',
+        date,
         accountId: r.account_id,
         amountCents: String(r.amount_cents),
-        name: r.memo,
-        recurrenceId: null,
-        transactionId: r.id,
+        name: r.name,
+        recurrenceId: r.id,
+        transactionId: null,
         payeeId: r.payee_id,
         categoryId: r.category_id,
       })
     }
-    const externals = await db
-      .selectFrom('transactions')
-      .select('external_id')
-      .where('household_id', '=', ctx.householdId)
-      .where('external_id', 'is not', null)
-      .where('date', '>=', today)
-      .where('date', '<=', to)
-      .execute()
-    for (const e of externals) booked.add(e.external_id!)
-
-    const recurrences = await db
-      .selectFrom('recurrences')
-      .selectAll()
-      .where('household_id', '=', ctx.householdId)
-      .where('deleted_at', 'is', null)
-      .where('status', '=', 'active')
-      .where('next_run_date', 'is not', null)
-      .where('next_run_date', '<=', to)
-      .execute()
-    for (const r of recurrences) {
-      if (!live.has(r.account_id)) continue
-      const from = r.run_from > today ? r.run_from : today
-      for (const date of occurrencesBetween(scheduleOf(r), from, to)) {
-        if (booked.has(externalIdOf(r.id, date))) continue
-        items.push({
-          kind: 'occurrence',
-          date,
-          accountId: r.account_id,
-          amountCents: String(r.amount_cents),
-          name: r.name,
-          recurrenceId: r.id,
-          transactionId: null,
-          payeeId: r.payee_id,
-          categoryId: r.category_id,
-        })
+  }
+  for (const a of accounts) {
+    if (a.type !== 'credit' || a.payment_due_day === null) continue
+    for (const date of dueDays(a.payment_due_day, today, to)) {
+      items.push({
+        kind: 'cardPaymentDue',
+        date,
+        accountId: a.id,
+        amountCents: '0',
+        name: null,
+        recurrenceId: null,
+        transactionId: null,
+        payeeId: null,
+        categoryId: null,
+      })
+    }
+  }
+  items.sort(
+    (a, b) =>
+      (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
+      ORDER[a.kind] - ORDER[b.kind] ||
+      (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0) ||
+      ((a.transactionId ?? a.recurrenceId ?? '') < (b.transactionId ?? b.recurrenceId ?? '') ? -1 : 1),
+  )
+  const running = await startingBalances(db, householdId, today, accounts)
+  return {
+    fromDate: today,
+    toDate: to,
+    items: items.map((item) => {
+      let balance = running.get(item.accountId)!
+      if (item.kind === 'cardPaymentDue') {
+        // What the card owes on its due day: its projected balance, turned into a payment.
+        item.amountCents = String(balance < 0 ? -balance : 0)
+      } else {
+        balance += BigInt(item.amountCents)
+        running.set(item.accountId, balance)
       }
-    }
-    for (const a of accounts) {
-      if (a.type !== 'credit' || a.payment_due_day === null) continue
-      for (const date of dueDays(a.payment_due_day, today, to)) {
-        items.push({
-          kind: 'cardPaymentDue',
-          date,
-          accountId: a.id,
-          amountCents: '0',
-          name: null,
-          recurrenceId: null,
-          transactionId: null,
-          payeeId: null,
-          categoryId: null,
-        })
-      }
-    }
-    items.sort(
-      (a, b) =>
-        (a.date < b.date ? -1 : a.date > b.date ? 1 : 0) ||
-        ORDER[a.kind] - ORDER[b.kind] ||
-        (a.accountId < b.accountId ? -1 : a.accountId > b.accountId ? 1 : 0) ||
-        ((a.transactionId ?? a.recurrenceId ?? '') < (b.transactionId ?? b.recurrenceId ?? '') ? -1 : 1),
-    )
-    const running = await startingBalances(db, ctx.householdId, today, accounts)
-    return {
-      fromDate: today,
-      toDate: to,
-      items: items.map((item) => {
-        let balance = running.get(item.accountId)!
-        if (item.kind === 'cardPaymentDue') {
-          // What the card owes on its due day: its projected balance, turned into a payment.
-          item.amountCents = String(balance < 0 ? -balance : 0)
-        } else {
-          balance += BigInt(item.amountCents)
-          running.set(item.accountId, balance)
-        }
-        return { ...item, projectedBalanceCents: String(balance) }
-      }),
-    }
-  },
-})
+      return { ...item, projectedBalanceCents: String(balance) }
+    }),
+  }
+}
 
 /** Each account's balance without its rows dated today or later that are future or pending recurring. */
 async function startingBalances(
-  db: Parameters<typeof householdToday>[0],
+  db: Db,
   householdId: string,
   today: string,
   accounts: readonly { id: string; balance_cents: number }[],
