@@ -158,6 +158,11 @@ export async function startServer(
         serverOptions: {
           requestTimeout: config.requestTimeoutMs,
           connectionsCheckingInterval: Math.min(5_000, Math.ceil(config.requestTimeoutMs / 2)),
+          // An idle connection is kept 30 s (Node's default is 5 s), and the answers say so. A
+          // client that reuses a connection just as the server closes it gets ECONNRESET on a
+          // request that may have been a write; clients that read the Keep-Alive hint close theirs
+          // first, and the longer window makes the race rare for a client whose timers run late.
+          keepAliveTimeout: 30_000,
         },
       },
       () => resolve(s),
