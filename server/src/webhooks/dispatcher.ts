@@ -290,7 +290,10 @@ export class WebhookDispatcher {
     queue.held--
     if (queue.held === 0 && queue.waiting.length === 0) this.#subs.delete(item.subscriptionId)
     // Room where more was due, or half the process's room free after a full claim: claim again.
-    if ((queue.more && queue.held <= this.#cap(item.subscriptionId) / 2) || (this.#claimFull && this.#held <= this.#o.maxHeld / 2)) {
+    if (
+      (queue.more && queue.held <= this.#cap(item.subscriptionId) / 2) ||
+      (this.#claimFull && this.#held <= this.#o.maxHeld / 2)
+    ) {
       queue.more = false
       this.#claimFull = false
       this.poke()
@@ -347,7 +350,10 @@ export class WebhookDispatcher {
     }
     const latencyMs = Math.round(performance.now() - started)
     const previous = this.#latency.get(item.subscriptionId)
-    this.#latency.set(item.subscriptionId, previous === undefined ? latencyMs : previous * 0.7 + latencyMs * 0.3)
+    this.#latency.set(
+      item.subscriptionId,
+      previous === undefined ? latencyMs : previous * 0.7 + latencyMs * 0.3,
+    )
     freeSlot()
     const step = nextStep(item.attempts, status, retryAfter, this.#o.retryScheduleMs)
     const recorded = await this.#record(item, {
