@@ -15,7 +15,7 @@ import { Webhook } from 'standardwebhooks'
 import { nextStep, RETRY_SCHEDULE_MS } from './retry-schedule.ts'
 import type { SecretBox } from './secret-box.ts'
 import { postToReceiver } from './send.ts'
-import { resolveTarget, type UrlGuardOptions } from './url-guard.ts'
+import { cachedLookup, resolveTarget, systemLookup, type UrlGuardOptions } from './url-guard.ts'
 
 /** How the dispatcher sends. */
 export interface WebhookDispatcherOptions {
@@ -24,40 +24,74 @@ export interface WebhookDispatcherOptions {
   logger: Logger
   /** Per attempt, the whole exchange; 10 s. */
   timeoutMs?: number
-  /** Attempts in flight at once in this process; 16. */
+  /** Attempts in flight at once in this process; 64. */
   concurrency?: number
-  /** Attempts in flight to one subscription from this process; 4. */
+  /** Attempts in flight to one subscription from this process; 8. */
   perSubscription?: number
   /**
-   * Deliveries of one subscription held at once (in flight and waiting their turn) for each one
-   * that may be in flight; 1. Claiming for every free slot at once costs one leasing statement for
-   * a burst of deliveries rather than one each. More than 1 holds more per statement but lengthens
-   * the lease (a dead server's deliveries come back later): with 4, the kill test's retry storm
-   * ran past its time limit under load.
+   * Deliveries held at once in this process (in flight and waiting their turn); 256. Held
+   * deliveries are claimed in one statement and their outcomes recorded together, so the more a
+   * claim takes, the fewer statements a burst costs.
    */
-  prefetch?: number
+  maxHeld?: number
+  /**
+   * Deliveries of one subscription held at once, as a multiple of `perSubscription`, for one whose
+   * receiver answers fast; 32. One that answers slowly, or has not answered yet, gets one round
+   * (`perSubscription`), so a hanging receiver holds a few deliveries, not a queue of them.
+   */
+  maxRounds?: number
   /** Waits between retries; `RETRY_SCHEDULE_MS`. */
   retryScheduleMs?: readonly number[]
   idleMs?: number
+}
+
+/** A leased delivery waiting for a slot, and when it was leased. */
+interface Held {
+  item: ClaimedDelivery
+  claimedAt: number
+}
+
+/** One subscription's deliveries in this process. */
+interface SubscriptionQueue {
+  /** Leased deliveries waiting for a slot, in their order (claim times never decrease along it). */
+  waiting: Held[]
+  /** When each attempt in flight began (sending; their outcomes are recorded after). */
+  sending: Set<number>
+  /** Held: waiting, sending or recording. */
+  held: number
+  /** The last claim took as many as this subscription had room for: more may be due. */
+  more: boolean
 }
 
 /**
  * Sends due webhook deliveries, many at once, each with its own timeout, so a slow or dead
  * receiver holds only its own few slots and never another subscription, household or request.
  * Deliveries are leased from the store (`claimDeliveries`), so servers sharing it send each once.
+ *
+ * A burst costs few statements: one claim leases deliveries for many slots at once (many of a
+ * subscription that answers fast, one round of one that does not), and outcomes are recorded
+ * together (group commit). A delivery leased but not started in time is given back unattempted.
  */
 export class WebhookDispatcher {
   readonly #store: Store
   readonly #o: Required<WebhookDispatcherOptions>
-  readonly #inFlight = new Map<string, Promise<void>>()
-  /** Deliveries in flight, per subscription. */
-  readonly #perSub = new Map<string, number>()
-  /** Leased deliveries waiting for a slot, in the order claimed (each subscription's order). */
-  #waiting: { item: ClaimedDelivery; claimedAt: number }[] = []
-  /** Deliveries held (in flight or waiting), per subscription. */
-  readonly #held = new Map<string, number>()
+  /** Attempts and recordings under way, for `stop`. */
+  readonly #tasks = new Set<Promise<void>>()
+  readonly #subs = new Map<string, SubscriptionQueue>()
+  /** Each subscription's recent answer time (a moving average, ms), which sets how many it holds. */
+  readonly #latency = new Map<string, number>()
+  /** Opened secrets' signers, by sealed secret. */
+  readonly #signers = new Map<string, Webhook>()
+  #sending = 0
+  #held = 0
   readonly #leaseMs: number
+  /** The guard with host names' answers kept for a second (`cachedLookup`). */
+  readonly #guard: UrlGuardOptions
   #running = false
+  /** Whether a claim may find something: a poke, the idle wait, or room where more was due. */
+  #claimWanted = true
+  /** The last claim took as many as it asked for. */
+  #claimFull = false
   #unrecorded: {
     attempt: RecordedAttempt
     resolve: (recorded: boolean) => void
@@ -71,18 +105,20 @@ export class WebhookDispatcher {
     this.#store = store
     this.#o = {
       timeoutMs: 10_000,
-      concurrency: 16,
-      perSubscription: 4,
-      prefetch: 1,
+      concurrency: 64,
+      perSubscription: 8,
+      maxHeld: 256,
+      maxRounds: 32,
       retryScheduleMs: RETRY_SCHEDULE_MS,
       idleMs: 1000,
       ...options,
     }
-    // A held delivery may wait for its subscription's slots (each attempt ends by its timeout)
-    // before its own attempt; the lease covers both, with room to record the outcome. One that
-    // waited longer than that allows is given back unattempted (#startWaiting). A dead server's
-    // deliveries come back when their leases end: 25 s after it died with the default timeout.
-    this.#leaseMs = this.#o.timeoutMs * (this.#o.prefetch + 1) + 5000
+    // A held delivery may wait up to one timeout for a slot before its attempt begins (one that
+    // waited longer is given back unattempted, #startWaiting); the lease covers that wait, the
+    // attempt and recording its outcome. A dead server's deliveries come back when their leases
+    // end: 25 s after it died with the default timeout.
+    this.#leaseMs = this.#o.timeoutMs * 2 + 5000
+    this.#guard = { ...this.#o.guard, lookup: cachedLookup(this.#o.guard.lookup ?? systemLookup, 1000) }
   }
 
   /** Starts sending until `stop`. */
@@ -94,6 +130,7 @@ export class WebhookDispatcher {
 
   /** Looks for due deliveries now rather than after the idle wait. */
   poke(): void {
+    this.#claimWanted = true
     this.#wake?.()
   }
 
@@ -102,39 +139,47 @@ export class WebhookDispatcher {
     this.#running = false
     this.#wake?.()
     await this.#loop
-    await Promise.all(this.#inFlight.values())
+    while (this.#tasks.size > 0) await Promise.all(this.#tasks)
+  }
+
+  /**
+   * How many of a subscription's deliveries this process may hold: one round of slots, or for a
+   * receiver that answers fast as many rounds as it can send in a quarter of a timeout (so none
+   * waits anywhere near long enough to be given back), up to `maxRounds`.
+   */
+  #cap(subscriptionId: string): number {
+    const { perSubscription, maxRounds, timeoutMs, maxHeld } = this.#o
+    const latency = this.#latency.get(subscriptionId)
+    if (latency === undefined) return perSubscription
+    const rounds = Math.floor(timeoutMs / 4 / Math.max(latency, 1))
+    // Never half the process's room: the others' deliveries are claimed beside it.
+    return Math.max(perSubscription, Math.min(perSubscription * Math.min(maxRounds, rounds), maxHeld / 2))
+  }
+
+  #queue(subscriptionId: string): SubscriptionQueue {
+    let queue = this.#subs.get(subscriptionId)
+    if (!queue) {
+      queue = { waiting: [], sending: new Set(), held: 0, more: false }
+      this.#subs.set(subscriptionId, queue)
+    }
+    return queue
   }
 
   async #run(): Promise<void> {
-    const { concurrency, perSubscription, prefetch } = this.#o
-    const heldPerSub = perSubscription * prefetch
     while (this.#running) {
-      let claimed = 0
-      // Claim when fewer than a round of slots' worth wait, up to `prefetch` rounds held.
-      const room = concurrency * prefetch - this.#inFlight.size - this.#waiting.length
-      if (this.#waiting.length < concurrency && room > 0) {
-        try {
-          const busy = [...this.#held].filter(([, n]) => n >= heldPerSub).map(([id]) => id)
-          const items = await claimDeliveries(this.#store.db, {
-            limit: room,
-            perSubscription: heldPerSub,
-            leaseMs: this.#leaseMs,
-            busy,
-          })
-          claimed = items.length
-          const claimedAt = performance.now()
-          for (const item of items) {
-            this.#held.set(item.subscriptionId, (this.#held.get(item.subscriptionId) ?? 0) + 1)
-            this.#waiting.push({ item, claimedAt })
-          }
-        } catch (err) {
-          this.#o.logger.error({ err }, 'webhook claim failed')
-        }
+      if (this.#claimWanted && this.#held < this.#o.maxHeld) {
+        this.#claimWanted = false
+        await this.#claim()
       }
       await this.#startWaiting()
-      if (claimed === 0 && this.#running) {
+      // Opened secrets are kept while there is sending to do, not for ever.
+      if (this.#held === 0) this.#signers.clear()
+      if (!this.#claimWanted && this.#running) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.#o.idleMs)
+          const timer = setTimeout(() => {
+            this.#claimWanted = true
+            resolve()
+          }, this.#o.idleMs)
           this.#wake = () => {
             clearTimeout(timer)
             resolve()
@@ -144,40 +189,115 @@ export class WebhookDispatcher {
       }
     }
     // Stopping: what waits was never attempted; its leases go back at once.
-    const left = this.#waiting.splice(0)
-    for (const w of left) this.#release(w.item)
-    await this.#releaseUnattempted(left.map((w) => w.item))
+    const left: ClaimedDelivery[] = []
+    for (const queue of this.#subs.values()) {
+      for (const w of queue.waiting.splice(0)) {
+        this.#forget(w.item)
+        left.push(w.item)
+      }
+    }
+    await this.#releaseUnattempted(left)
+  }
+
+  /** Leases due deliveries for the room this process has, each subscription up to its cap. */
+  async #claim(): Promise<void> {
+    const limit = this.#o.maxHeld - this.#held
+    const rooms = new Map<string, number>()
+    const busy: string[] = []
+    for (const [id, queue] of this.#subs) {
+      const room = this.#cap(id) - queue.held
+      if (room > 0) rooms.set(id, room)
+      else busy.push(id)
+    }
+    // Subscriptions held nowhere here but known to answer fast get their room too.
+    for (const id of this.#latency.keys()) {
+      const cap = this.#cap(id)
+      if (!this.#subs.has(id) && cap > this.#o.perSubscription) rooms.set(id, cap)
+    }
+    try {
+      const items = await claimDeliveries(this.#store.db, {
+        limit,
+        perSubscription: this.#o.perSubscription,
+        leaseMs: this.#leaseMs,
+        busy,
+        rooms,
+      })
+      this.#claimFull = items.length >= limit
+      const claimedAt = performance.now()
+      const got = new Map<string, number>()
+      for (const item of items) {
+        const queue = this.#queue(item.subscriptionId)
+        queue.waiting.push({ item, claimedAt })
+        queue.held++
+        this.#held++
+        got.set(item.subscriptionId, (got.get(item.subscriptionId) ?? 0) + 1)
+      }
+      for (const [id, n] of got) {
+        this.#subs.get(id)!.more = n >= (rooms.get(id) ?? this.#o.perSubscription)
+      }
+    } catch (err) {
+      this.#o.logger.error({ err }, 'webhook claim failed')
+    }
   }
 
   /**
-   * Starts waiting deliveries while slots are free, each subscription's in its order and at most
-   * `perSubscription` of one at once; a subscription at its limit never holds up the others. One
-   * that waited so long its lease could run out before its attempt ends is given back unattempted.
+   * Starts waiting deliveries while slots are free, a subscription at a time in turn, each
+   * subscription's in its order and at most `perSubscription` of one at once; a subscription at
+   * its limit never holds up the others. One that waited so long its lease could run out before
+   * its attempt ends is given back unattempted.
    */
   async #startWaiting(): Promise<void> {
     const stale: ClaimedDelivery[] = []
-    const latest = performance.now() - (this.#leaseMs - this.#o.timeoutMs - 5000)
-    const keep: { item: ClaimedDelivery; claimedAt: number }[] = []
-    for (const w of this.#waiting) {
-      if (w.claimedAt < latest) {
+    const now = performance.now()
+    const latest = now - (this.#leaseMs - this.#o.timeoutMs - 5000)
+    for (const [id, queue] of this.#subs) {
+      while (queue.waiting.length > 0 && queue.waiting[0]!.claimedAt < latest) {
+        const w = queue.waiting.shift()!
+        this.#forget(w.item)
         stale.push(w.item)
-        this.#release(w.item)
-      } else if (
-        this.#inFlight.size < this.#o.concurrency &&
-        (this.#perSub.get(w.item.subscriptionId) ?? 0) < this.#o.perSubscription
-      ) {
-        this.#begin(w.item)
-      } else keep.push(w)
+      }
+      // A receiver that answered fast and now hangs: what it holds beyond one more round goes
+      // back now rather than when it has waited a whole timeout, and it holds one round from here.
+      const oldest = Math.min(...queue.sending)
+      const latency = this.#latency.get(id) ?? 0
+      if (queue.waiting.length > this.#o.perSubscription && now - oldest > Math.max(1000, 10 * latency)) {
+        this.#latency.set(id, now - oldest)
+        for (const w of queue.waiting.splice(this.#o.perSubscription)) {
+          this.#forget(w.item)
+          stale.push(w.item)
+        }
+      }
     }
-    this.#waiting = keep
+    let started = true
+    while (started && this.#sending < this.#o.concurrency) {
+      started = false
+      for (const queue of this.#subs.values()) {
+        if (this.#sending >= this.#o.concurrency) break
+        if (queue.waiting.length > 0 && queue.sending.size < this.#o.perSubscription) {
+          this.#begin(queue, queue.waiting.shift()!.item)
+          started = true
+        }
+      }
+    }
     await this.#releaseUnattempted(stale)
   }
 
-  /** Forgets a held delivery. */
-  #release(item: ClaimedDelivery): void {
-    const left = (this.#held.get(item.subscriptionId) ?? 1) - 1
-    if (left === 0) this.#held.delete(item.subscriptionId)
-    else this.#held.set(item.subscriptionId, left)
+  /** Forgets a held delivery (sent and recorded, or given back). */
+  #forget(item: ClaimedDelivery): void {
+    const queue = this.#subs.get(item.subscriptionId)
+    this.#held--
+    if (!queue) return
+    queue.held--
+    if (queue.held === 0 && queue.waiting.length === 0) this.#subs.delete(item.subscriptionId)
+    // Room where more was due, or half the process's room free after a full claim: claim again.
+    if (
+      (queue.more && queue.held <= this.#cap(item.subscriptionId) / 2) ||
+      (this.#claimFull && this.#held <= this.#o.maxHeld / 2)
+    ) {
+      queue.more = false
+      this.#claimFull = false
+      this.poke()
+    }
   }
 
   async #releaseUnattempted(items: ClaimedDelivery[]): Promise<void> {
@@ -190,31 +310,36 @@ export class WebhookDispatcher {
     }
   }
 
-  #begin(item: ClaimedDelivery): void {
-    this.#perSub.set(item.subscriptionId, (this.#perSub.get(item.subscriptionId) ?? 0) + 1)
-    const attempt = this.#attempt(item)
+  #begin(queue: SubscriptionQueue, item: ClaimedDelivery): void {
+    // Two attempts starting in one millisecond would be one entry: nudge the later.
+    let began = performance.now()
+    while (queue.sending.has(began)) began += 0.001
+    queue.sending.add(began)
+    this.#sending++
+    // The slot is free again once the exchange ends; the delivery stays held until recorded.
+    const freeSlot = () => {
+      queue.sending.delete(began)
+      this.#sending--
+      if (this.#running) void this.#startWaiting()
+    }
+    const task: Promise<void> = this.#attempt(item, freeSlot)
       .catch((err) => this.#o.logger.error({ err, deliveryId: item.id }, 'webhook attempt failed to record'))
       .finally(() => {
-        this.#inFlight.delete(item.id)
-        const left = (this.#perSub.get(item.subscriptionId) ?? 1) - 1
-        if (left === 0) this.#perSub.delete(item.subscriptionId)
-        else this.#perSub.set(item.subscriptionId, left)
-        this.#release(item)
-        if (this.#running) void this.#startWaiting()
-        this.poke()
+        this.#tasks.delete(task)
+        this.#forget(item)
       })
-    this.#inFlight.set(item.id, attempt)
+    this.#tasks.add(task)
   }
 
-  async #attempt(item: ClaimedDelivery): Promise<void> {
+  async #attempt(item: ClaimedDelivery, freeSlot: () => void): Promise<void> {
     const started = performance.now()
     let status: number | null = null
     let retryAfter: string | null = null
     let snippet: string | null = null
     let error: string | null = null
     try {
-      const target = await resolveTarget(item.url, this.#o.guard)
-      const headers = signedHeaders(this.#o.box, item, new Date())
+      const target = await resolveTarget(item.url, this.#guard)
+      const headers = this.#signedHeaders(item, new Date())
       const answer = await postToReceiver(target, headers, item.body, this.#o.timeoutMs)
       status = answer.status
       retryAfter = answer.retryAfter
@@ -224,6 +349,12 @@ export class WebhookDispatcher {
       error = err instanceof Error ? err.message : String(err)
     }
     const latencyMs = Math.round(performance.now() - started)
+    const previous = this.#latency.get(item.subscriptionId)
+    this.#latency.set(
+      item.subscriptionId,
+      previous === undefined ? latencyMs : previous * 0.7 + latencyMs * 0.3,
+    )
+    freeSlot()
     const step = nextStep(item.attempts, status, retryAfter, this.#o.retryScheduleMs)
     const recorded = await this.#record(item, {
       responseStatus: status,
@@ -233,11 +364,28 @@ export class WebhookDispatcher {
       status: step.kind === 'succeeded' ? 'succeeded' : step.kind === 'retry' ? 'pending' : 'failed',
       ...(step.kind === 'retry' && { nextAttemptAt: new Date(Date.now() + step.delayMs) }),
     })
-    if (recorded && step.kind === 'give-up') await this.#disable(item, step.reason)
+    if (recorded && step.kind === 'give-up') {
+      this.#latency.delete(item.subscriptionId)
+      await this.#disable(item, step.reason)
+    }
     // A retry due before the next idle look is looked for when it is due.
     if (recorded && step.kind === 'retry' && step.delayMs < this.#o.idleMs) {
       setTimeout(() => this.poke(), step.delayMs).unref()
     }
+  }
+
+  /** The headers of one attempt, from signers kept per sealed secret (opened once, not per delivery). */
+  #signedHeaders(item: ClaimedDelivery, at: Date): Record<string, string> {
+    const signer = (sealed: string) => {
+      let webhook = this.#signers.get(sealed)
+      if (!webhook) {
+        if (this.#signers.size >= 1000) this.#signers.clear()
+        webhook = new Webhook(this.#o.box.open(sealed))
+        this.#signers.set(sealed, webhook)
+      }
+      return webhook
+    }
+    return signedHeaders(item, at, signer)
   }
 
   /**
@@ -289,9 +437,13 @@ export class WebhookDispatcher {
  * The Standard Webhooks headers: the event id as `webhook-id`, and one `v1,` signature per live
  * secret (the new and, for 24 hours after a rotation, the old), space-separated as the scheme allows.
  */
-export function signedHeaders(box: SecretBox, item: ClaimedDelivery, at: Date): Record<string, string> {
+export function signedHeaders(
+  item: ClaimedDelivery,
+  at: Date,
+  signer: (sealed: string) => Webhook,
+): Record<string, string> {
   const secrets = [item.secretSealed, ...(item.previousSecretSealed ? [item.previousSecretSealed] : [])]
-  const signatures = secrets.map((sealed) => new Webhook(box.open(sealed)).sign(item.eventId, at, item.body))
+  const signatures = secrets.map((sealed) => signer(sealed).sign(item.eventId, at, item.body))
   return {
     'webhook-id': item.eventId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),

@@ -22,7 +22,28 @@ export interface ResolvedTarget {
 /** Instance metadata services: refused even where private targets are allowed. */
 const CLOUD_METADATA = ['169.254.169.254', 'fd00:ec2::254', '100.100.100.200'].map((a) => ipaddr.parse(a))
 
-const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true })
+/** The system's resolver (getaddrinfo, as connecting would use). */
+export const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true })
+
+/**
+ * A lookup that keeps each host name's answer for `ttlMs`, so a burst of deliveries to one
+ * receiver resolves its name once rather than once each. The guard still checks the addresses of
+ * every delivery, and the sender connects to the one it checked; a failed lookup is not kept.
+ */
+export function cachedLookup(lookup: Lookup, ttlMs: number): Lookup {
+  const answers = new Map<string, { at: number; answer: ReturnType<Lookup> }>()
+  return (hostname) => {
+    const now = Date.now()
+    const kept = answers.get(hostname)
+    if (kept && now - kept.at < ttlMs) return kept.answer
+    if (answers.size > 1000) answers.clear()
+    const answer = lookup(hostname)
+    const entry = { at: now, answer }
+    answers.set(hostname, entry)
+    answer.catch(() => answers.get(hostname) === entry && answers.delete(hostname))
+    return answer
+  }
+}
 
 /** A URL the guard refuses: 422 `WEBHOOK_URL_REFUSED`, naming why. */
 export function refusedUrl(reason: string): EngineError {

@@ -31,6 +31,7 @@ import * as forecastDays from './0030-forecast-days.ts'
 import * as webhookClaimIndex from './0031-webhook-claim-index.ts'
 import * as importBankAccount from './0032-import-bank-account.ts'
 import * as notes from './0034-notes.ts'
+import * as webhookDeliveryUpdates from './0036-webhook-delivery-updates.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -65,6 +66,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0031-webhook-claim-index': webhookClaimIndex,
   '0032-import-bank-account': importBankAccount,
   '0034-notes': notes,
+  '0036-webhook-delivery-updates': webhookDeliveryUpdates,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

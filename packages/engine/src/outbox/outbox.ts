@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import type { Database } from '../database.ts'
+import { PLAN_EACH_TIME } from '../store/prepared-statements.ts'
 
 /** A claimed outbox item, leased to one worker until `lockedUntil`. */
 export interface OutboxItem {
@@ -21,7 +22,12 @@ export async function claimOutbox(
   db: Kysely<Database>,
   options: { limit: number; leaseMs: number; topics?: string[] },
 ): Promise<OutboxItem[]> {
+  // A worker with no topics (the sender when no channel is configured) has nothing to claim:
+  // asking would read every pending event each time it looked.
+  if (options.topics?.length === 0) return []
   // The topic filter only when there is one, rather than `($topics is null or …)` (see trimChangeLog).
+  // Planned with its values each time, as the webhook claim: a plan made on an empty outbox is
+  // not the one for a thousand pending events.
   const topics = options.topics === undefined ? sql`true` : sql`topic = any(${options.topics}::text[])`
   const result = await sql<{
     id: number
@@ -31,6 +37,7 @@ export async function claimOutbox(
     attempts: number
   }>`
     update outbox set locked_until = now() + ${`${options.leaseMs} milliseconds`}::interval, attempts = attempts + 1
+      ${sql.raw(PLAN_EACH_TIME)}
     where id in (
       select id from outbox
       where status = 'pending' and available_at <= now()

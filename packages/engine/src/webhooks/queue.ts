@@ -64,34 +64,50 @@ export async function fanOutEvents(db: Kysely<Database>, events: readonly EventE
       event_id: event.id,
       event_type: event.type,
       body,
-      next_attempt_at: now,
-      created_at: now,
     }))
   })
   let inserted = 0
-  // Chunks keep each statement's parameters well under PostgreSQL's 65,535.
+  // Columns as arrays (eight values a statement, whatever its rows), in chunks that leave the
+  // store to other statements between them.
   for (let i = 0; i < rows.length; i += 1000) {
-    const { numInsertedOrUpdatedRows } = await db
-      .insertInto('webhook_deliveries')
-      .values(rows.slice(i, i + 1000))
-      .onConflict((oc) => oc.columns(['subscription_id', 'event_id']).doNothing())
-      .executeTakeFirst()
-    inserted += Number(numInsertedOrUpdatedRows ?? 0)
+    const chunk = rows.slice(i, i + 1000)
+    const col = <T>(f: (r: (typeof rows)[number]) => T) => chunk.map(f)
+    const result = await sql`
+      insert into webhook_deliveries
+        (household_id, id, subscription_id, event_id, event_type, body, next_attempt_at, created_at)
+      select v.household_id, v.id, v.subscription_id, v.event_id, v.event_type, v.body, ${now}::timestamptz, ${now}::timestamptz
+      from unnest(
+        ${col((r) => r.household_id)}::text[], ${col((r) => r.id)}::text[],
+        ${col((r) => r.subscription_id)}::text[], ${col((r) => r.event_id)}::text[],
+        ${col((r) => r.event_type)}::text[], ${col((r) => r.body)}::text[]
+      ) as v(household_id, id, subscription_id, event_id, event_type, body)
+      on conflict (subscription_id, event_id) do nothing`.execute(db)
+    inserted += Number(result.numAffectedRows ?? 0)
   }
   return inserted
 }
 
 /**
  * Leases up to `limit` due deliveries of active subscriptions, at most `perSubscription` of any
- * one subscription, skipping `busy` ones (those this sender already has enough of in flight), so
- * a hanging receiver holds a few slots and never the rest. `FOR UPDATE SKIP LOCKED` gives two
- * servers disjoint sets; the lease (longer than an attempt's timeout) gives a dead server's
- * deliveries back.
+ * one subscription (or the room `rooms` gives it: a sender holds more of a subscription that
+ * answers fast), skipping `busy` ones (those this sender already holds enough of), so a hanging
+ * receiver holds a few slots and never the rest. `FOR UPDATE SKIP LOCKED` gives two servers
+ * disjoint sets; the lease (longer than an attempt's timeout) gives a dead server's deliveries
+ * back. One statement reads what signing and sending need too (the subscription's URL and
+ * secrets), in the order the deliveries are due.
  */
 export async function claimDeliveries(
   db: Kysely<Database>,
-  options: { limit: number; perSubscription: number; leaseMs: number; busy: readonly string[] },
+  options: {
+    limit: number
+    perSubscription: number
+    leaseMs: number
+    busy: readonly string[]
+    /** Subscriptions' own caps in place of `perSubscription`. */
+    rooms?: ReadonlyMap<string, number>
+  },
 ): Promise<ClaimedDelivery[]> {
+  const rooms = [...(options.rooms ?? [])].filter(([id]) => !options.busy.includes(id))
   const { rows } = await sql<{
     household_id: string
     id: string
@@ -100,66 +116,56 @@ export async function claimDeliveries(
     body: string
     attempts: number
     next_attempt_at: Date | string
+    url: string
+    secret_sealed: string
+    previous_secret_sealed: string | null
   }>`
     update webhook_deliveries d set locked_until = now() + ${`${options.leaseMs} milliseconds`}::interval,
       attempts = d.attempts + 1 ${sql.raw(PLAN_EACH_TIME)}
-    where (d.household_id, d.id) in (
+    from webhook_subscriptions s
+    where s.household_id = d.household_id and s.id = d.subscription_id
+    and (d.household_id, d.id) in (
       select x.household_id, x.id from webhook_deliveries x
       where (x.household_id, x.id) in (
         -- Each active subscription's first due deliveries, read in order from its index
         -- (webhook_deliveries_claim_idx), then the earliest of them all.
         select c.household_id, c.id from webhook_subscriptions s
+        left join unnest(${rooms.map(([id]) => id)}::text[], ${rooms.map(([, n]) => n)}::int[]) as r(id, room)
+          on r.id = s.id
         cross join lateral (
           select w.household_id, w.id, w.next_attempt_at from webhook_deliveries w
           where w.subscription_id = s.id and w.household_id = s.household_id
             and w.status = 'pending' and w.next_attempt_at <= now()
             and (w.locked_until is null or w.locked_until < now())
           order by w.next_attempt_at, w.id
-          limit ${options.perSubscription}
+          limit coalesce(r.room, ${options.perSubscription})
         ) c
         where s.status = 'active' and not (s.id = any(${[...options.busy]}::text[]))
         order by c.next_attempt_at, c.id
         limit ${options.limit}
       )
       and x.status = 'pending' and (x.locked_until is null or x.locked_until < now())
-      for update skip locked
+      for update of x skip locked
     )
-    returning d.household_id, d.id, d.subscription_id, d.event_id, d.body, d.attempts, d.next_attempt_at`.execute(
+    returning d.household_id, d.id, d.subscription_id, d.event_id, d.body, d.attempts, d.next_attempt_at,
+      s.url, s.secret_sealed,
+      case when s.previous_secret_until > now() then s.previous_secret_sealed end as previous_secret_sealed`.execute(
     db,
   )
-  if (rows.length === 0) return []
   // In the order they are due (RETURNING keeps none), so each subscription's go out in order.
   const due = (r: (typeof rows)[number]) => new Date(r.next_attempt_at).getTime()
   rows.sort((a, b) => due(a) - due(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-  const subs = await db
-    .selectFrom('webhook_subscriptions')
-    .select(['household_id', 'id', 'url', 'secret_sealed', 'previous_secret_sealed', 'previous_secret_until'])
-    .where(
-      'id',
-      'in',
-      rows.map((r) => r.subscription_id),
-    )
-    .execute()
-  const byId = new Map(subs.map((s) => [`${s.household_id}/${s.id}`, s]))
-  const now = Date.now()
-  return rows.flatMap((r) => {
-    const s = byId.get(`${r.household_id}/${r.subscription_id}`)
-    if (!s) return []
-    const previousLive = s.previous_secret_until !== null && new Date(s.previous_secret_until).getTime() > now
-    return [
-      {
-        householdId: r.household_id,
-        id: r.id,
-        subscriptionId: r.subscription_id,
-        eventId: r.event_id,
-        body: r.body,
-        attempts: r.attempts,
-        url: s.url,
-        secretSealed: s.secret_sealed,
-        previousSecretSealed: previousLive ? s.previous_secret_sealed : null,
-      },
-    ]
-  })
+  return rows.map((r) => ({
+    householdId: r.household_id,
+    id: r.id,
+    subscriptionId: r.subscription_id,
+    eventId: r.event_id,
+    body: r.body,
+    attempts: r.attempts,
+    url: r.url,
+    secretSealed: r.secret_sealed,
+    previousSecretSealed: r.previous_secret_sealed,
+  }))
 }
 
 /**
