@@ -89,7 +89,9 @@ async function presenceOf(page: Page): Promise<string[]> {
   return page
     .locator('.presence li')
     .evaluateAll((els) =>
-      els.map((e) => `${e.querySelector('.visually-hidden')?.textContent ?? ''}|${e.getAttribute('data-user')}`),
+      els.map(
+        (e) => `${e.querySelector('.visually-hidden')?.textContent ?? ''}|${e.getAttribute('data-user')}`,
+      ),
     )
 }
 
@@ -291,10 +293,16 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await b.page.getByLabel('This device’s name').fill('Sam phone')
     await shot(b.page, 'sign-in-invitation')
     await b.page.getByRole('button', { name: 'Join the household' }).click()
+    const members = async () =>
+      (await owner.api.get(`/households/${owner.householdId}/members`)).body.items as {
+        name: string
+        userId: string
+      }[]
+    await expect
+      .poll(async () => (await members()).map((m) => m.name).sort(), { timeout: 30_000 })
+      .toEqual(['Owner', 'Sam'])
+    samUserId = (await members()).find((m) => m.name === 'Sam')!.userId
     await waitSynced(b.page, 120_000)
-    const members = (await owner.api.get(`/households/${owner.householdId}/members`)).body.items
-    expect(members.map((m: { name: string }) => m.name).sort()).toEqual(['Owner', 'Sam'])
-    samUserId = members.find((m: { name: string }) => m.name === 'Sam').userId
   }, 300_000)
 
   it('shows a transaction added by one member to the other, and both members as online', async () => {
@@ -405,9 +413,12 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     for (const p of [page, b.page]) {
       await open(p, 'All transactions')
       await expect
-        .poll(() => p.locator('tr.txn-row', { hasText: 'fruit and veg' }).locator('td.category').textContent(), {
-          timeout: 15_000,
-        })
+        .poll(
+          () => p.locator('tr.txn-row', { hasText: 'fruit and veg' }).locator('td.category').textContent(),
+          {
+            timeout: 15_000,
+          },
+        )
         .toBe('Groceries')
     }
     await expect
@@ -510,7 +521,9 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     await expect.poll(() => noteA.inputValue(), { timeout: 30_000 }).toBe(base)
     await expect.poll(() => noteA.isEnabled(), { timeout: 15_000 }).toBe(true)
     await expect
-      .poll(() => page.locator('.note[data-note-kind="month"] .note-status').textContent(), { timeout: 15_000 })
+      .poll(() => page.locator('.note[data-note-kind="month"] .note-status').textContent(), {
+        timeout: 15_000,
+      })
       .toMatch(/^Offline/)
     await noteA.click()
     await page.keyboard.press('Control+Home')
@@ -563,9 +576,7 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     const merged = `Alex: paid the plumber. ${base} Sam: boiler fund topped up.`
     await expect.poll(() => noteA.inputValue(), { timeout: 60_000 }).toBe(merged)
     await expect.poll(() => noteB.inputValue(), { timeout: 60_000 }).toBe(merged)
-    await expect
-      .poll(async () => (await owner.api.get(notePath)).body.text, { timeout: 30_000 })
-      .toBe(merged)
+    await expect.poll(async () => (await owner.api.get(notePath)).body.text, { timeout: 30_000 }).toBe(merged)
     await shot(other, 'budget-note-merged')
     await expectBothOnline()
 
@@ -595,14 +606,21 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
   }, 120_000)
 
   it('shows rules, payees, accounts and reports', async () => {
-    for (const [name, file] of [
-      ['Accounts', 'accounts'],
-      ['Rules', 'rules'],
-      ['Payees', 'payees'],
-      ['Reports', 'reports'],
+    // Back online after the previous step: the pictures show the app as a member sees it, in sync.
+    await waitSynced(a.page, 60_000)
+    await expectBothOnline()
+    const main = a.page.locator('main')
+    for (const [name, file, ready] of [
+      ['Accounts', 'accounts', main.locator('tbody tr', { hasText: 'Checking' })],
+      ['Rules', 'rules', main.locator('tbody tr, p:text-is("No rules yet.")')],
+      ['Payees', 'payees', main.locator('tbody tr', { hasText: 'Green Grocer' })],
+      ['Reports', 'reports', main.locator('section[data-report] canvas')],
     ] as const) {
       await open(a.page, name)
       await a.page.getByRole('heading', { name, level: 1 }).waitFor()
+      // Each screen's own rows, not the frame before its first read answers.
+      await ready.first().waitFor({ timeout: 30_000 })
+      await expect.poll(() => main.getByText('Loading…').count(), { timeout: 30_000 }).toBe(0)
       await shot(a.page, file)
     }
     // Every screen's picture is in the folder the README names, from this run.
@@ -625,5 +643,10 @@ async function newContext() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   const page = await context.newPage()
   page.on('pageerror', (error) => console.error('page error:', error.message))
+  page.on('console', (message) => {
+    // Sockets refused while the context is offline are expected; anything else is worth reading.
+    if (message.type() === 'error' && !message.text().includes('ERR_INTERNET_DISCONNECTED'))
+      console.error('page console:', message.text())
+  })
   return { context, page }
 }
