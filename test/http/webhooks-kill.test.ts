@@ -85,5 +85,5 @@ describe('webhooks across a server kill', () => {
       200,
     )
     expect(log.items.map((d: { status: string }) => d.status)).toEqual(Array(40).fill('succeeded'))
-  }, 90_000)
+  }, 180_000)
 })
