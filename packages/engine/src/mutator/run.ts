@@ -67,23 +67,23 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
   const version = clock ? Number((await clock.answer).rows[0]!.version) : null
   if (events.length > 0 && (options.effects ?? 'outbox') === 'outbox') {
     // Nothing reads it back: a pipelining store sends it with the commit rather than before it.
-    // One statement with one JSON parameter however many events (an import of 10,000 rows emits
-    // 10,000 `transaction.created`), in emission order: the outbox's ids follow the array's.
-    const payloads = events.map((e) => ({
-      id: `evt_${eventId()}`,
-      type: e.type,
-      householdId,
-      occurredAt: ctx.now.toISOString(),
-      version,
-      actorUserId: ctx.userId,
-      data: e.data,
-    }))
     await executeDeferred(
       tx,
-      sql`insert into outbox (household_id, topic, payload)
-        select ${householdId}, 'event', e.payload
-        from jsonb_array_elements(${JSON.stringify(payloads)}::jsonb) with ordinality as e(payload, n)
-        order by e.n`,
+      tx.insertInto('outbox').values(
+        events.map((e) => ({
+          household_id: householdId,
+          topic: 'event',
+          payload: JSON.stringify({
+            id: `evt_${eventId()}`,
+            type: e.type,
+            householdId,
+            occurredAt: ctx.now.toISOString(),
+            version,
+            actorUserId: ctx.userId,
+            data: e.data,
+          }),
+        })),
+      ),
     )
   }
   return { result, version }
