@@ -138,10 +138,7 @@ export function defineCommitImport(hooks: LedgerHooks) {
       const created: string[] = []
       const matched: ImportedMatch[] = []
       for (let i = 0; i < inputs.length; i += CHUNK) {
-        // The plan left out the rows the account holds and the file's repeats, in this transaction.
-        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks, {
-          knownImportsChecked: true,
-        })
+        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks)
         created.push(...result.items.map((t) => t.id))
         matched.push(
           ...result.matched.map((m) => ({
