@@ -14,15 +14,18 @@ import { openPostgresStore, openStore } from '@hearth/engine/node'
 import { sql } from 'kysely'
 import { monotonicFactory } from 'ulidx'
 import { benchArgs, type StoreName, scratchPostgres } from './bench-store.ts'
+import { StatementProfile } from './statement-profile.ts'
 import { type Comparison, printReport, prng, type Timing } from './stats.ts'
 
 /** The issue's figures: a 10,000-row file, a 100,000-row account, 200 rules, each step < 3 s. */
-const FILE_ROWS = 10_000
-const LEDGER = 100_000
+const FILE_ROWS = Number(process.env.IMPORTS_BENCH_ROWS ?? 10_000)
+const LEDGER = Number(process.env.IMPORTS_BENCH_LEDGER ?? 100_000)
 const RULES = 200
 const PAYEES = 400
 const TARGET_MS = 3000
-const RUNS = 3
+const RUNS = Number(process.env.IMPORTS_BENCH_RUNS ?? 3)
+/** `IMPORTS_BENCH_PROFILE=1`: also print each step's statements (count, time to answer, rows). */
+const PROFILE = process.env.IMPORTS_BENCH_PROFILE === '1'
 
 const WORDS = ['market', 'shop', 'cafe', 'online', 'services', 'fuel', 'pharmacy', 'bakery', 'cinema', 'taxi']
 
@@ -43,7 +46,9 @@ async function main(): Promise<void> {
       rows.push(...(await measure(name, store)))
     } finally {
       await store.close()
-      await dispose()
+      // `IMPORTS_BENCH_KEEP=1` keeps the seeded store, to look at its statements afterwards.
+      if (process.env.IMPORTS_BENCH_KEEP === '1') console.log(`[${name}] kept: ${store.location}`)
+      else await dispose()
     }
   }
   printReport(rows)
@@ -113,7 +118,8 @@ function timing(samples: number[]): Timing {
 }
 
 async function measure(name: string, store: Store): Promise<Comparison[]> {
-  const { db } = store
+  const profile = PROFILE ? new StatementProfile() : null
+  const db = profile ? store.db.withPlugin(profile) : store.db
   const random = prng(12)
   const id = monotonicFactory(() => random())
   const actor = { userId: id(), scopes: [...SCOPES], now: new Date() }
@@ -189,6 +195,7 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
            case when n % 3 = 0 then 'ref ' || (n % 300) else null end, 'cleared', 'imported', 'normal', 'old-' || n, now(), now()
     from generate_series(1, ${LEDGER}) as n`.execute(db)
   await sql`analyze`.execute(db)
+  profile?.take()
   const names = payees.map((p) => p.name)
   const file = { accountId: account, format: 'ofx' as const, content: ofxFile(FILE_ROWS, names, 'F') }
   console.log(
@@ -202,13 +209,16 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
     let started = performance.now()
     const plan = await runQuery(db, operations.imports.preview, file, { ...ctx, now: new Date() })
     const previewMs = performance.now() - started
+    profile?.print(`[${name}] run ${r} preview`)
     if (plan.counts.new !== FILE_ROWS)
       throw new Error(`expected ${FILE_ROWS} new rows, got ${JSON.stringify(plan.counts)}`)
     started = performance.now()
     const { batch } = await run(operations.imports.commit, { ...file, id: id(), planDigest: plan.digest })
     const commitMs = performance.now() - started
+    profile?.print(`[${name}] run ${r} commit`)
     if (batch.createdCount !== FILE_ROWS) throw new Error(`committed ${batch.createdCount}`)
     await run(operations.imports.undo, { id: batch.id })
+    profile?.take()
     // The same rows through bulk create, 500 a request, as an import without a file is made.
     const rows = plan.rows.map((row, i) => ({
       id: id(),
@@ -222,6 +232,7 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
     for (let i = 0; i < rows.length; i += 500)
       await run(operations.transactions.bulkCreate, { transactions: rows.slice(i, i + 500) })
     const bulkMs = performance.now() - started
+    profile?.print(`[${name}] run ${r} bulk create`)
     await sql`update transactions set deleted_at = now(), imported_id = null where household_id = ${ctx.householdId} and imported_id like ${`B${r}-%`}`.execute(
       db,
     )

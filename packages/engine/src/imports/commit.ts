@@ -3,7 +3,7 @@ import { deriveUlid } from '../catalog/model.ts'
 import type { Database } from '../database.ts'
 import { conflict, EngineError } from '../errors.ts'
 import { toAccount } from '../ledger/accounts/model.ts'
-import { defineBulkCreateTransactions } from '../ledger/transactions/mutators/bulk-create.ts'
+import { bulkCreateTransactions } from '../ledger/transactions/mutators/bulk-create.ts'
 import type { LedgerHooks } from '../ledger/transactions/pipeline.ts'
 import type { TransactionInput } from '../ledger/transactions/schema.ts'
 import { defineMutator } from '../mutator/define.ts'
@@ -83,7 +83,6 @@ function inputOf(batchId: string, accountId: string, row: ImportPlan['rows'][num
  * (the ledger moved since the preview) is a 409.
  */
 export function defineCommitImport(hooks: LedgerHooks) {
-  const bulkCreate = defineBulkCreateTransactions(hooks)
   return defineMutator({
     audience: 'device',
     description:
@@ -139,7 +138,7 @@ export function defineCommitImport(hooks: LedgerHooks) {
       const created: string[] = []
       const matched: ImportedMatch[] = []
       for (let i = 0; i < inputs.length; i += CHUNK) {
-        const result = await bulkCreate.run(tx, { transactions: inputs.slice(i, i + CHUNK) }, ctx)
+        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks)
         created.push(...result.items.map((t) => t.id))
         matched.push(
           ...result.matched.map((m) => ({

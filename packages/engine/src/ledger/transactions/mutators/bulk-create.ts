@@ -1,5 +1,6 @@
 import type { Transaction as Tx } from 'kysely'
 import type { Database } from '../../../database.ts'
+import type { MutationContext } from '../../../mutator/context.ts'
 import { defineMutator } from '../../../mutator/define.ts'
 import { idList } from '../../../shared/id-list.ts'
 import { buildDrafts, type LocatedInput, markBankFed } from '../drafts.ts'
@@ -34,55 +35,71 @@ export function defineBulkCreateTransactions(hooks: LedgerHooks) {
     description: 'Creates up to 500 rows atomically.',
     scope: 'write:transactions',
     args: BulkCreateTransactionsArgsSchema,
-    async run(tx, args, ctx): Promise<BulkCreateResult> {
-      const skipped = await findKnownImports(tx, ctx.householdId, args.transactions)
-      const items: LocatedInput[] = []
-      args.transactions.forEach((input, index) => {
-        if (!skipped.has(index)) items.push({ input, at: { prefix: `transactions.${index}.`, index } })
-      })
-      const { drafts } = await buildDrafts(tx, ctx, items, hooks)
-      await runDrafted(hooks, tx, drafts, ctx, 'bulkCreate')
-      const rows = await insertTransactions(tx, ctx.householdId, drafts)
-      await markBankFed(tx, ctx.householdId, drafts, ctx.now)
-      const { matched, flagged } = await autoMatch(
-        tx,
-        ctx.householdId,
-        rows.filter((r) => r.source === 'imported'),
-        ctx.now,
-      )
-      const indexOf = new Map(items.map((item) => [item.input.id, item.at.index!]))
-      const folded = new Set(matched.map((m) => m.bank.id))
-      const latest = new Map([...rows, ...flagged].map((r) => [r.id, r]))
-      const created = rows.filter((r) => !folded.has(r.id)).map((r) => latest.get(r.id)!)
-      const touched = new Map([...created, ...matched.map((m) => m.survivor)].map((r) => [r.id, r]))
-      await runWritten(hooks, tx, [...touched.values()], ctx, 'bulkCreate')
-      const visible = await hydrate(tx, ctx.householdId, created)
-      for (const transaction of visible) ctx.emit('transaction.created', { transaction })
-      const survivors = await hydrate(
-        tx,
-        ctx.householdId,
-        matched.map((m) => m.survivor),
-      )
-      for (const transaction of survivors) {
-        ctx.emit('transaction.updated', {
-          transaction,
-          matchedTransactionId: transaction.matchedTransactionId,
-        })
-      }
-      return {
-        items: visible,
-        createdCount: rows.length,
-        skippedCount: skipped.size,
-        matchedCount: matched.length,
-        skipped: [...skipped].map(([index, importedId]) => ({ index, importedId })),
-        matched: matched.map((m) => ({
-          index: indexOf.get(m.bank.id)!,
-          transactionId: m.bank.id,
-          matchedTransactionId: m.survivor.id,
-        })),
-      }
-    },
+    run: (tx, args, ctx): Promise<BulkCreateResult> =>
+      bulkCreateTransactions(tx, args.transactions, ctx, hooks),
   })
+}
+
+/**
+ * The body of bulk create, for the import commit too. `knownImportsChecked`: the caller has
+ * already left out every row whose importedId its account holds or that repeats an earlier row
+ * (an import's plan does, in the same transaction), so that look-up is not made twice.
+ */
+export async function bulkCreateTransactions(
+  tx: Tx<Database>,
+  transactions: readonly TransactionInput[],
+  ctx: MutationContext,
+  hooks: LedgerHooks,
+  options: { knownImportsChecked?: boolean } = {},
+): Promise<BulkCreateResult> {
+  const skipped = options.knownImportsChecked
+    ? new Map<number, string>()
+    : await findKnownImports(tx, ctx.householdId, transactions)
+  const items: LocatedInput[] = []
+  transactions.forEach((input, index) => {
+    if (!skipped.has(index)) items.push({ input, at: { prefix: `transactions.${index}.`, index } })
+  })
+  const { drafts } = await buildDrafts(tx, ctx, items, hooks)
+  await runDrafted(hooks, tx, drafts, ctx, 'bulkCreate')
+  const rows = await insertTransactions(tx, ctx.householdId, drafts)
+  await markBankFed(tx, ctx.householdId, drafts, ctx.now)
+  const { matched, flagged } = await autoMatch(
+    tx,
+    ctx.householdId,
+    rows.filter((r) => r.source === 'imported'),
+    ctx.now,
+  )
+  const indexOf = new Map(items.map((item) => [item.input.id, item.at.index!]))
+  const folded = new Set(matched.map((m) => m.bank.id))
+  const latest = new Map([...rows, ...flagged].map((r) => [r.id, r]))
+  const created = rows.filter((r) => !folded.has(r.id)).map((r) => latest.get(r.id)!)
+  const touched = new Map([...created, ...matched.map((m) => m.survivor)].map((r) => [r.id, r]))
+  await runWritten(hooks, tx, [...touched.values()], ctx, 'bulkCreate')
+  const visible = await hydrate(tx, ctx.householdId, created)
+  for (const transaction of visible) ctx.emit('transaction.created', { transaction })
+  const survivors = await hydrate(
+    tx,
+    ctx.householdId,
+    matched.map((m) => m.survivor),
+  )
+  for (const transaction of survivors) {
+    ctx.emit('transaction.updated', {
+      transaction,
+      matchedTransactionId: transaction.matchedTransactionId,
+    })
+  }
+  return {
+    items: visible,
+    createdCount: rows.length,
+    skippedCount: skipped.size,
+    matchedCount: matched.length,
+    skipped: [...skipped].map(([index, importedId]) => ({ index, importedId })),
+    matched: matched.map((m) => ({
+      index: indexOf.get(m.bank.id)!,
+      transactionId: m.bank.id,
+      matchedTransactionId: m.survivor.id,
+    })),
+  }
 }
 
 /** Indexes of rows whose (account, importedId) already exists, deleted rows included, or repeats earlier in the request. */
