@@ -1,19 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import {
-  type HouseholdContext,
-  migrateToLatest,
-  operations,
-  runMutation,
-  runQuery,
-  SCOPES,
-  type Store,
-} from '@hearth/engine'
-import { openPostgresStore, openStore } from '@hearth/engine/node'
+import { type HouseholdContext, operations, runMutation, runQuery, SCOPES, type Store } from '@hearth/engine'
 import { sql } from 'kysely'
 import { monotonicFactory } from 'ulidx'
-import { benchArgs, type StoreName, scratchPostgres } from './bench-store.ts'
+import { benchArgs, openScratchStore } from './bench-store.ts'
 import { StatementProfile } from './statement-profile.ts'
 import { type Comparison, printReport, prng, type Timing } from './stats.ts'
 
@@ -40,30 +28,17 @@ async function main(): Promise<void> {
   const { stores } = benchArgs()
   const rows: Comparison[] = []
   for (const name of stores) {
-    const { store, dispose } = await scratchStore(name)
+    const { store, drop } = await openScratchStore(name, 'imports')
     try {
-      await migrateToLatest(store.db)
       rows.push(...(await measure(name, store)))
     } finally {
       await store.close()
       // `IMPORTS_BENCH_KEEP=1` keeps the seeded store, to look at its statements afterwards.
       if (process.env.IMPORTS_BENCH_KEEP === '1') console.log(`[${name}] kept: ${store.location}`)
-      else await dispose()
+      else await drop()
     }
   }
   printReport(rows)
-}
-
-async function scratchStore(name: StoreName): Promise<{ store: Store; dispose: () => Promise<void> }> {
-  if (name === 'postgres') {
-    const { url, drop } = await scratchPostgres('hearth_bench_imports')
-    return { store: await openPostgresStore({ url, poolSize: 4 }), dispose: drop }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-imports-'))
-  return {
-    store: await openStore({ dataDir: dir }),
-    dispose: async () => rmSync(dir, { recursive: true, force: true }),
-  }
 }
 
 /** An OFX 1.02 file of `n` card rows, in the SGML shape banks send, FITIDs prefixed by `tag`. */
