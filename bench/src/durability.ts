@@ -16,10 +16,14 @@ import { ulid } from 'ulidx'
 import { deviceProcess } from './device-process.ts'
 import { startServer, stopServer } from './server-process.ts'
 
-const REST_SAMPLES = 300
-const SYNC_SAMPLES = 100
+const durableServer = new URL('./durable-server.ts', import.meta.url).pathname
+
+/** Sizes, smaller for a quick look: `BENCH_SCALE=0.2 npm run bench:durability`. */
+const SCALE = Number(process.env.BENCH_SCALE ?? 1)
+const REST_SAMPLES = Math.max(20, Math.round(300 * SCALE))
+const SYNC_SAMPLES = Math.max(10, Math.round(100 * SCALE))
 const WRITERS = 16
-const STORM_MS = 4000
+const STORM_MS = Math.max(1000, Math.round(4000 * SCALE))
 const MODES = ['off', 'on'] as const
 type Mode = (typeof MODES)[number]
 
@@ -53,16 +57,19 @@ async function main(): Promise<void> {
       return folder
     }
 
-    const servers = {} as Record<Mode, { url: string; token: string }>
+    const servers = {} as Record<Mode, { url: string; token: string; child: ChildProcess }>
     for (const mode of MODES) {
       const token = mintApiKey().token
-      const started = await startServer({
-        HEARTH_DATA_DIR: join(work, `server-${mode}`),
-        HEARTH_INIT_OWNER_TOKEN: token,
-        HEARTH_DURABILITY: mode,
-      })
+      const started = await startServer(
+        {
+          HEARTH_DATA_DIR: join(work, `server-${mode}`),
+          HEARTH_INIT_OWNER_TOKEN: token,
+          HEARTH_DURABILITY: mode,
+        },
+        durableServer,
+      )
       children.push(started.child)
-      servers[mode] = { url: started.url, token }
+      servers[mode] = { url: started.url, token, child: started.child }
     }
     const write = async (mode: Mode) => {
       const { url, token } = servers[mode]
@@ -75,14 +82,24 @@ async function main(): Promise<void> {
       await res.arrayBuffer()
     }
 
+    // Each round writes once to each server, back to back, the first server taking turns: the
+    // second write of a round meets the first's after-effects (its server's work after the
+    // answer, the disk's writeback), so neither mode always goes second.
     const rest: Record<Mode, number[]> = { off: [], on: [] }
+    let syncsBefore = { inPlace: 0, pooled: 0 }
     for (let i = 0; i < REST_SAMPLES + 30; i++) {
+      if (i === 30) syncsBefore = await walSyncs(servers.on.child)
       probe.sample(i >= 30)
-      for (const mode of MODES) {
+      for (const mode of i % 2 === 0 ? MODES : [...MODES].reverse()) {
         const start = performance.now()
         await write(mode)
         if (i >= 30) rest[mode].push(performance.now() - start)
       }
+    }
+    const syncsAfter = await walSyncs(servers.on.child)
+    const restSyncs = {
+      inPlace: syncsAfter.inPlace - syncsBefore.inPlace,
+      pooled: syncsAfter.pooled - syncsBefore.pooled,
     }
     probe.close()
     const disk = probe.samples
@@ -121,7 +138,7 @@ async function main(): Promise<void> {
       devices[mode] = { a, b }
     }
     for (let i = 0; i < SYNC_SAMPLES + 10; i++) {
-      for (const mode of MODES) {
+      for (const mode of i % 2 === 0 ? MODES : [...MODES].reverse()) {
         const { a, b } = devices[mode]
         const id = ulid()
         await b.send({ cmd: 'expect', id })
@@ -163,6 +180,13 @@ async function main(): Promise<void> {
         `p50 ${ms(pct(rest[mode], 0.5))}, p99 ${ms(pct(rest[mode], 0.99))}`,
         '',
       ]),
+      [
+        'REST writes, durability on: WAL syncs run by the server',
+        `${((restSyncs.inPlace + restSyncs.pooled) / REST_SAMPLES).toFixed(2)} per write, in place ${(
+          (restSyncs.inPlace / Math.max(1, restSyncs.inPlace + restSyncs.pooled)) * 100
+        ).toFixed(0)}%`,
+        '',
+      ],
       [
         'REST write p50, on minus off',
         `${ms(restExtra)} (${inSyncs(restExtra)})`,
@@ -229,7 +253,7 @@ async function storeCommits(
     for (let i = 0; i < REST_SAMPLES + 30; i++) {
       if (i === 30) before = durable.syncs()
       probe.sample(i >= 30)
-      for (const mode of MODES) {
+      for (const mode of i % 2 === 0 ? MODES : [...MODES].reverse()) {
         const start = performance.now()
         await stores[mode].db.transaction().execute(async (tx) => {
           await sql`insert into bench (name) values (${`row ${i}`})`.execute(tx)
@@ -286,6 +310,23 @@ function diskProbe(path: string): {
       closeSync(pageFd)
     },
   }
+}
+
+/** The WAL syncs a server started from `durable-server.ts` has run so far. */
+async function walSyncs(child: ChildProcess): Promise<{ inPlace: number; pooled: number }> {
+  const answer = new Promise<{ inPlace: number; pooled: number }>((resolve) => {
+    let text = ''
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString()
+      const match = /wal-syncs (.*)\n/.exec(text)
+      if (!match) return
+      child.stdout!.off('data', onData)
+      resolve(JSON.parse(match[1]!) ?? { inPlace: 0, pooled: 0 })
+    }
+    child.stdout!.on('data', onData)
+  })
+  child.kill('SIGUSR2')
+  return answer
 }
 
 function median(values: number[]): number {

@@ -51,7 +51,8 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
       : new PGlite(options.dataDir, pgliteOptions)
   await pg.waitReady
   durable?.afterOpen()
-  return wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle)
+  const store = wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle)
+  return durable ? { ...store, walSyncs: durable.syncs } : store
 }
 
 /** Wraps an already-open PGlite (a clone, say) as a store. */

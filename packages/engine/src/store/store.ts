@@ -13,5 +13,10 @@ export interface Store {
    * connection cannot hold LISTEN, so the server listens there on a connection of its own.
    */
   listen?(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * The write-ahead log syncs an embedded durable folder has run so far, in place and on Node's
+   * thread pool (docs/durability.md); absent on other stores. For benchmarks.
+   */
+  walSyncs?(): { inPlace: number; pooled: number }
   close(): Promise<void>
 }
