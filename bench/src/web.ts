@@ -37,6 +37,8 @@ const { values: args } = parseArgs({
     reloads: { type: 'string', default: '7' },
     switches: { type: 'string', default: '30' },
     edits: { type: 'string', default: '30' },
+    /** Prints where the page spent its CPU time (Chrome's sampling profiler) in each measure. */
+    profile: { type: 'boolean', default: false },
   },
 })
 const SIZE = Number(args.transactions)
@@ -102,26 +104,25 @@ async function benchStore(name: StoreName): Promise<Line[]> {
       return res.json()
     }
 
-    // Two devices of the owner: two contexts, each with its own IndexedDB replica.
-    const a = await signIn(
-      await browser.newContext({ viewport: { width: 1280, height: 860 } }),
-      url,
-      key.token,
-      'A',
+    // Two devices of the owner: two contexts, each with its own IndexedDB replica, synced at once.
+    const viewport = { width: 1280, height: 860 }
+    const [a, b] = await Promise.all(
+      ['A', 'B'].map(async (device) =>
+        signIn(await browser.newContext({ viewport }), url, key.token, device),
+      ),
     )
-    console.log(`[${name}] device A: first sync of the household in ${(a.syncedMs / 1000).toFixed(1)} s`)
-    const b = await signIn(
-      await browser.newContext({ viewport: { width: 1280, height: 860 } }),
-      url,
-      key.token,
-      'B',
-    )
-    console.log(`[${name}] device B: first sync of the household in ${(b.syncedMs / 1000).toFixed(1)} s`)
+    for (const [device, d] of [
+      ['A', a!],
+      ['B', b!],
+    ] as const)
+      console.log(
+        `[${name}] device ${device}: first sync of the household in ${(d.syncedMs / 1000).toFixed(1)} s`,
+      )
 
     const lines: Line[] = []
-    lines.push(await warmLoad(name, a.page, () => rest(`/budgets/${MONTH}`)))
-    lines.push(await accountSwitch(name, a.page, seeded.accountIds, rest))
-    lines.push(await editSeen(name, a.page, b.page, seeded.accountIds[0]!, rest))
+    lines.push(await warmLoad(name, a!.page, () => rest(`/budgets/${MONTH}`)))
+    lines.push(await accountSwitch(name, a!.page, seeded.accountIds, rest))
+    lines.push(await editSeen(name, a!.page, b!.page, seeded.accountIds[0]!, rest))
     return lines
   } finally {
     await browser.close()
@@ -193,6 +194,7 @@ async function warmLoad(store: string, page: Page, get: () => Promise<unknown>):
   const samples: number[] = []
   await load() // one unmeasured: the first reload after sign-in
   for (let i = 0; i < RUNS.reloads; i++) samples.push(await load())
+  if (args.profile) await profiled(page, 'warm reload', load)
   return {
     store,
     measure: 'warm reload to an interactive budget screen',
@@ -219,9 +221,8 @@ async function accountSwitch(
   await page.goto(`${new URL(page.url()).origin}/app/accounts/${accounts[0]!.id}`)
   await page.locator(`tr.txn-row[data-id="${accounts[0]!.first}"]`).waitFor({ timeout: 60_000 })
   const samples: number[] = []
-  for (let i = 0; i < RUNS.switches + 3; i++) {
-    const to = accounts[(i + 1) % accounts.length]!
-    const ms = await page.evaluate(
+  const switchTo = (to: { id: string; first: string; count: number }) =>
+    page.evaluate(
       (target) =>
         new Promise<number>((resolve, reject) => {
           const link = document.querySelector<HTMLAnchorElement>(`a[href="/app/accounts/${target.id}"]`)
@@ -241,8 +242,11 @@ async function accountSwitch(
         }),
       to,
     )
+  for (let i = 0; i < RUNS.switches + 3; i++) {
+    const ms = await switchTo(accounts[(i + 1) % accounts.length]!)
     if (i >= 3) samples.push(ms)
   }
+  if (args.profile) await profiled(page, 'account switch', () => switchTo(accounts[0]!))
   const target = accounts[1]!
   return {
     store,
@@ -273,7 +277,7 @@ async function editSeen(
     await page.locator(`tr.txn-row[data-id="${row}"]`).waitFor({ timeout: 60_000 })
   }
   const samples: number[] = []
-  for (let i = 0; i < RUNS.edits + 3; i++) {
+  const edit = async (i: number) => {
     const memo = `bench edit ${Date.now()} ${i}`
     // B watches its row; A edits; B answers the wall-clock time it showed the memo.
     await b.evaluate(
@@ -301,7 +305,14 @@ async function editSeen(
       { row, memo },
     )
     const seenAt = await b.evaluate(() => (window as unknown as { seenAt: Promise<number> }).seenAt)
-    if (i >= 3) samples.push(seenAt - sentAt)
+    return seenAt - sentAt
+  }
+  for (let i = 0; i < RUNS.edits + 3; i++) {
+    const ms = await edit(i)
+    if (i >= 3) samples.push(ms)
+  }
+  if (args.profile) {
+    await profiled(a, 'edit (sending device)', () => profiled(b, 'edit (receiving device)', () => edit(-1)))
   }
   let n = 0
   return {
@@ -315,6 +326,35 @@ async function editSeen(
     ),
     targetMs: TARGETS.editMs,
   }
+}
+
+interface ProfileNode {
+  id: number
+  callFrame: { functionName: string; url: string; lineNumber: number }
+}
+
+/** Runs `work` under Chrome's sampling profiler and prints the 15 functions with the most self time. */
+async function profiled<T>(page: Page, what: string, work: () => Promise<T>): Promise<T> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 })
+  await cdp.send('Profiler.start')
+  const result = await work()
+  const { profile } = await cdp.send('Profiler.stop')
+  await cdp.detach()
+  const nodes = new Map<number, ProfileNode>((profile.nodes as ProfileNode[]).map((n) => [n.id, n]))
+  const self = new Map<string, number>()
+  const deltas = profile.timeDeltas ?? []
+  profile.samples?.forEach((id, i) => {
+    const frame = nodes.get(id)!.callFrame
+    const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop()}:${frame.lineNumber + 1}`
+    self.set(name, (self.get(name) ?? 0) + (deltas[i + 1] ?? 0) / 1000)
+  })
+  const total = [...self.values()].reduce((x, y) => x + y, 0)
+  console.log(`profile of ${what}: ${total.toFixed(0)} ms sampled; most self time:`)
+  for (const [name, ms] of [...self].sort((x, y) => y[1] - x[1]).slice(0, 15))
+    console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`)
+  return result
 }
 
 function summarize(samples: number[]): Timing {

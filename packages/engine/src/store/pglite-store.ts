@@ -20,6 +20,15 @@ export interface PGliteStoreOptions {
   sharedBuffers?: string
   /** Makes a folder durable (see `durableStorage` in the Node entry); absent, PGlite never syncs. */
   durable?: DurableStorage
+  /**
+   * PGlite's `relaxedDurability`: a statement answers before its files are copied to IndexedDB
+   * (`idb://`), and the copy runs behind it. IndexedDB holds whole files, so each commit rewrote
+   * the 16MB write-ahead log segment there before answering: bench:web measured an edit taking
+   * seconds to show. A browser replica can lose its last writes in a crash without losing data:
+   * its mutations wait in their own IndexedDB queue, and the server sends again what the replica
+   * no longer holds.
+   */
+  relaxedDurability?: boolean
 }
 
 /** How a folder store syncs: its file system, its start parameters, and the wait before a commit is answered. */
@@ -45,6 +54,7 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
   if (options.sharedBuffers) startParams.push('-c', `shared_buffers=${options.sharedBuffers}`)
   if (durable || options.sharedBuffers) pgliteOptions.startParams = startParams
   if (durable) pgliteOptions.fs = durable.fs
+  if (options.relaxedDurability) pgliteOptions.relaxedDurability = true
   const pg =
     options.dataDir === 'memory://' || durable
       ? new PGlite(pgliteOptions)
