@@ -21,10 +21,10 @@ export interface PGliteStoreOptions {
   /** Makes a folder durable (see `durableStorage` in the Node entry); absent, PGlite never syncs. */
   durable?: DurableStorage
   /**
-   * PGlite's `relaxedDurability`: a statement answers before its files are copied to IndexedDB
-   * (`idb://`), and the copy runs behind it. IndexedDB holds whole files, so each commit rewrote
-   * the 16MB write-ahead log segment there before answering: bench:web measured an edit taking
-   * seconds to show. A browser replica can lose its last writes in a crash without losing data:
+   * Relaxed durability (as PGlite's option of that name, with the copy's failures caught): a
+   * statement answers before its files are copied to IndexedDB (`idb://`), and the copy runs
+   * behind it. IndexedDB holds whole files, so each commit rewrote the 16MB write-ahead log
+   * segment there before answering: bench:web measured an edit taking seconds to show. A browser replica can lose its last writes in a crash without losing data:
    * its mutations wait in their own IndexedDB queue, and the server sends again what the replica
    * no longer holds.
    */
@@ -54,14 +54,13 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
   if (options.sharedBuffers) startParams.push('-c', `shared_buffers=${options.sharedBuffers}`)
   if (durable || options.sharedBuffers) pgliteOptions.startParams = startParams
   if (durable) pgliteOptions.fs = durable.fs
-  if (options.relaxedDurability) pgliteOptions.relaxedDurability = true
   const pg =
     options.dataDir === 'memory://' || durable
       ? new PGlite(pgliteOptions)
       : new PGlite(options.dataDir, pgliteOptions)
   await pg.waitReady
   durable?.afterOpen()
-  return wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle)
+  return wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle, options.relaxedDurability)
 }
 
 /** Wraps an already-open PGlite (a clone, say) as a store. */
@@ -70,8 +69,9 @@ export function wrapPGlite(
   location: string,
   onClose?: () => Promise<void> | void,
   settle?: (alone?: boolean) => Promise<void>,
+  relaxedDurability = false,
 ): Store {
-  const prepared = new PreparedPGlite(pg, settle)
+  const prepared = new PreparedPGlite(pg, settle, relaxedDurability)
   const db = new Kysely<Database>({ dialect: postgresDialect(() => new PGliteDriver(prepared)) })
   return {
     db,
