@@ -29,13 +29,7 @@ export * from './sync-client.ts'
  * IndexedDB beside it (`hearth-queue:name`), and the global WebSocket.
  */
 export const browserPlatform: HearthPlatform = {
-  openStore: (location) =>
-    openPGliteStore({
-      dataDir: location,
-      sharedBuffers: DEVICE_SHARED_BUFFERS,
-      // IndexedDB is written behind each statement, not before it answers (see the option).
-      relaxedDurability: location.startsWith('idb://'),
-    }),
+  openStore: (location) => openPGliteStore({ dataDir: location, sharedBuffers: DEVICE_SHARED_BUFFERS }),
   openQueue: async (location) =>
     location.startsWith('idb://')
       ? IdbQueue.open(`hearth-queue:${location.slice('idb://'.length)}`)

@@ -20,15 +20,6 @@ export interface PGliteStoreOptions {
   sharedBuffers?: string
   /** Makes a folder durable (see `durableStorage` in the Node entry); absent, PGlite never syncs. */
   durable?: DurableStorage
-  /**
-   * Relaxed durability (as PGlite's option of that name, with the copy's failures caught): a
-   * statement answers before its files are copied to IndexedDB (`idb://`), and the copy runs
-   * behind it. IndexedDB holds whole files, so each commit rewrote the 16MB write-ahead log
-   * segment there before answering: bench:web measured an edit taking seconds to show. A browser replica can lose its last writes in a crash without losing data:
-   * its mutations wait in their own IndexedDB queue, and the server sends again what the replica
-   * no longer holds.
-   */
-  relaxedDurability?: boolean
 }
 
 /** How a folder store syncs: its file system, its start parameters, and the wait before a commit is answered. */
@@ -60,7 +51,7 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
       : new PGlite(options.dataDir, pgliteOptions)
   await pg.waitReady
   durable?.afterOpen()
-  return wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle, options.relaxedDurability)
+  return wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle)
 }
 
 /** Wraps an already-open PGlite (a clone, say) as a store. */
@@ -69,9 +60,8 @@ export function wrapPGlite(
   location: string,
   onClose?: () => Promise<void> | void,
   settle?: (alone?: boolean) => Promise<void>,
-  relaxedDurability = false,
 ): Store {
-  const prepared = new PreparedPGlite(pg, settle, relaxedDurability)
+  const prepared = new PreparedPGlite(pg, settle)
   const db = new Kysely<Database>({ dialect: postgresDialect(() => new PGliteDriver(prepared)) })
   return {
     db,

@@ -50,23 +50,9 @@ export class PreparedPGlite {
   /** Waits until the write-ahead log written so far is on stable storage; absent, nothing waits. */
   readonly #settle: ((alone?: boolean) => Promise<void>) | null
 
-  /** Copies the file system to IndexedDB behind a statement rather than before it answers. */
-  readonly #syncBehind: boolean
-
-  constructor(pg: PGlite, settle?: (alone?: boolean) => Promise<void>, syncBehind = false) {
+  constructor(pg: PGlite, settle?: (alone?: boolean) => Promise<void>) {
     this.#pg = pg
     this.#settle = settle ?? null
-    this.#syncBehind = syncBehind
-  }
-
-  /** PGlite's copy of its files to IndexedDB (`idb://`; nothing for other stores). */
-  async #syncFs(): Promise<void> {
-    if (!this.#syncBehind) return this.#pg.syncToFs()
-    // Statements run while the copy does: one that meets a file the database removed meanwhile
-    // fails, and the next copies the files as they are then.
-    this.#pg.syncToFs().catch(() => {
-      setTimeout(() => void this.#pg.syncToFs().catch(() => {}), 50)
-    })
   }
 
   /**
@@ -99,7 +85,7 @@ export class PreparedPGlite {
       } finally {
         // Durable at commit (or after a statement outside a transaction), not mid-transaction.
         outside = !this.#pg.isInTransaction()
-        if (outside) await this.#syncFs()
+        if (outside) await this.#pg.syncToFs()
       }
     })
     // Outside the exclusive section, so the next statement runs while this one's log syncs.
@@ -168,7 +154,7 @@ export class PreparedPGlite {
         await this.#exec(new Uint8Array(0))
       } finally {
         outside = !this.#pg.isInTransaction()
-        if (outside) await this.#syncFs()
+        if (outside) await this.#pg.syncToFs()
       }
     })
     if (outside) await this.settle()
