@@ -187,7 +187,7 @@ async function warmLoad(store: string, page: Page, get: () => Promise<unknown>):
     const handle = await page.waitForFunction(
       () => (window as unknown as { budgetReadyMs?: number }).budgetReadyMs,
       null,
-      { timeout: 60_000, polling: 50 },
+      { timeout: 180_000, polling: 50 },
     )
     return (await handle.jsonValue()) as number
   }
