@@ -77,9 +77,14 @@ export async function findSeeded(store: Store): Promise<SeededHousehold | null> 
 /**
  * Builds a realistic household through the engine's own mutators: 12 accounts, 60 categories,
  * 400 payees, tags, and 100,000 transactions over ten years with splits, tags, flags and
- * transfers. Deterministic: the same PRNG seed builds the same rows.
+ * transfers. Deterministic: the same PRNG seed builds the same rows. `size` builds a smaller one
+ * (the web bench's 20,000 rows) with the same shape, under another name than BENCH_HOUSEHOLD.
  */
-export async function seedHousehold(store: Store, progress: Progress): Promise<SeededHousehold> {
+export async function seedHousehold(
+  store: Store,
+  progress: Progress,
+  size: { transactions: number; name: string } = { transactions: SEED.transactions, name: BENCH_HOUSEHOLD },
+): Promise<SeededHousehold> {
   const random = prng(20261122)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
   const start = Date.UTC(2016, 10, 22)
@@ -92,7 +97,7 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
   const run = (mutator: any, args: unknown) => runMutation(store.db, mutator, args, ctx)
 
   await runMutation(store.db, operations.users.create, { id: userId, name: 'Bench owner' }, actor)
-  await run(operations.households.create, { id: householdId, name: BENCH_HOUSEHOLD, baseCurrency: 'EUR' })
+  await run(operations.households.create, { id: householdId, name: size.name, baseCurrency: 'EUR' })
 
   const categoryIds: string[] = []
   for (const group of GROUPS) {
@@ -147,8 +152,8 @@ export async function seedHousehold(store: Store, progress: Progress): Promise<S
 
   // Rows spread evenly over ten years; about 2% are transfers (two legs each).
   const days = SEED.years * 365
-  const transfers = Math.round(SEED.transactions * 0.01)
-  const plain = SEED.transactions - ACCOUNTS.length - transfers * 2
+  const transfers = Math.round(size.transactions * 0.01)
+  const plain = size.transactions - ACCOUNTS.length - transfers * 2
   const batch: Record<string, unknown>[] = []
   let written = 0
   const flush = async () => {
