@@ -264,6 +264,7 @@ describe('notifications from recurrences', () => {
         .selectFrom('outbox')
         .select('payload')
         .where('household_id', '=', owner.householdId)
+        .orderBy('id')
         .execute()
       const announced = events
         .map((e) => e.payload as any)
