@@ -122,7 +122,8 @@ describe.skipIf(!chromiumPath())('the reports screen in Chromium', () => {
       await page.goto(`${server.url}/app/`)
       await page.getByLabel('API key').fill(api.token!)
       await page.getByRole('button', { name: 'Sign in' }).click()
-      await page.getByRole('link', { name: 'Reports' }).click()
+      // The app shows its links once the new replica is open, which takes long on a loaded machine.
+      await page.getByRole('link', { name: 'Reports' }).click({ timeout: 120_000 })
       await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor()
       await page.getByLabel('From month', { exact: true }).fill('2025-01')
       await page.getByLabel('To month', { exact: true }).fill('2025-12')
