@@ -53,7 +53,10 @@ describe("household: 'current'", () => {
     expect(again.clientId).toBe(first.clientId)
   })
 
-  it('is refused clearly without a server to ask, or with a key the server does not know', async () => {
+  // Each attempt opens a fresh in-memory replica first (seconds each on a loaded machine).
+  it('is refused clearly without a server to ask, or with a key the server does not know', {
+    timeout: 120_000,
+  }, async () => {
     const owner = await newOwner(server)
     const open = (options: { serverUrl?: string; token: string }) =>
       createHearth({ household: 'current', store: 'memory://', connect: false, ...options })
