@@ -5,7 +5,7 @@ import { ulid } from 'ulidx'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ApiClient, newMember, newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
-import { rawSocket } from './socket.ts'
+import { joinedSocket } from './socket.ts'
 
 const server = useTestServer()
 afterEach(async () => {
@@ -178,17 +178,7 @@ describe('notifications on devices', () => {
   it('tells of each refused mutation once, a resent one and a garbled one included; never a member who left', async () => {
     const owner = await newOwner(server)
     const member = await newMember(server, owner)
-    const socket = await rawSocket(server.url)
-    socket.send({
-      type: 'hello',
-      token: member.api.token,
-      householdId: member.householdId,
-      clientId: ulid(),
-      cursor: null,
-    })
-    await socket.next('welcome')
-    let snapshot = await socket.next('snapshot')
-    while (snapshot.more) snapshot = await socket.next('snapshot')
+    const { socket } = await joinedSocket(server.url, member)
     const missing = ulid()
     const mutations = [
       { id: 1, name: 'accounts.delete', args: { id: missing } },

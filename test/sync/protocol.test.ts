@@ -3,7 +3,7 @@ import type { RunningServer } from '@hearth/server'
 import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { issueKey, newOwner, startTestServer, type TestMember } from '../src/index.ts'
-import { rawSocket } from './socket.ts'
+import { joinedSocket, rawSocket } from './socket.ts'
 
 let server: RunningServer
 
@@ -15,13 +15,8 @@ afterAll(async () => {
 })
 
 /** A socket that said hello for `member` as a new device and read its welcome and snapshot. */
-async function joined(member: TestMember, token = member.api.token, clientId = ulid()) {
-  const socket = await rawSocket(server.url)
-  socket.send({ type: 'hello', token, householdId: member.householdId, clientId, cursor: null })
-  const welcome = await socket.next('welcome')
-  let snapshot = await socket.next('snapshot')
-  while (snapshot.more) snapshot = await socket.next('snapshot')
-  return { socket, welcome, snapshot, clientId }
+function joined(member: TestMember, token = member.api.token, clientId = ulid()) {
+  return joinedSocket(server.url, member, { token, clientId })
 }
 
 function createAccount(id: number, accountId = ulid()) {

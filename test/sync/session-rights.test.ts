@@ -1,6 +1,5 @@
 import type { Scope } from '@hearth/engine'
 import { sql } from 'kysely'
-import { ulid } from 'ulidx'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   apiClient,
@@ -10,7 +9,7 @@ import {
   useTestServer,
 } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
-import { rawSocket } from './socket.ts'
+import { joinedSocket } from './socket.ts'
 
 // Two instances over one database; on PGlite both serve the worker's one store in one process.
 const first = useTestServer({ databaseUrl: TEST_DATABASE_URL })
@@ -19,18 +18,7 @@ afterEach(closeDevices)
 
 /** A raw session of `member` on `server`, joined and caught up. */
 async function joined(server: TestServer, member: TestMember) {
-  const socket = await rawSocket(server.url)
-  socket.send({
-    type: 'hello',
-    token: member.api.token,
-    householdId: member.householdId,
-    clientId: ulid(),
-    cursor: null,
-  })
-  await socket.next('welcome')
-  let snapshot = await socket.next('snapshot')
-  while (snapshot.more) snapshot = await socket.next('snapshot')
-  return socket
+  return (await joinedSocket(server.url, member)).socket
 }
 
 /** The id of the one key `member` has. */

@@ -1,4 +1,5 @@
 import { SYNC_PROTOCOL_VERSION } from '@hearth/contracts'
+import { ulid } from 'ulidx'
 import WebSocket from 'ws'
 
 /** A raw protocol client for tests: send messages, await the next one of a type. */
@@ -42,4 +43,23 @@ export async function rawSocket(serverUrl: string, headers: Record<string, strin
     closed,
     close: () => ws.close(),
   }
+}
+
+/**
+ * A raw socket on `/sync` that said hello for `member` as a new device and read its welcome and
+ * every page of its snapshot.
+ */
+export async function joinedSocket(
+  serverUrl: string,
+  member: { api: { token?: string }; householdId: string },
+  options: { token?: string; clientId?: string } = {},
+) {
+  const clientId = options.clientId ?? ulid()
+  const socket = await rawSocket(serverUrl)
+  const token = options.token ?? member.api.token
+  socket.send({ type: 'hello', token, householdId: member.householdId, clientId, cursor: null })
+  const welcome = await socket.next('welcome')
+  let snapshot = await socket.next('snapshot')
+  while (snapshot.more) snapshot = await socket.next('snapshot')
+  return { socket, welcome, snapshot, clientId }
 }
