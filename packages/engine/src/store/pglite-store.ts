@@ -4,7 +4,7 @@ import type { Database } from '../database.ts'
 import { PGliteDriver } from './pglite-driver.ts'
 import { postgresDialect } from './postgres-dialect.ts'
 import { PreparedPGlite } from './prepared-pglite.ts'
-import type { Store } from './store.ts'
+import type { Store, WalSyncCounts } from './store.ts'
 import { TYPE_PARSERS } from './type-parsers.ts'
 
 /** Options for an embedded store; `dataDir` is a folder, `memory://`, or `idb://name` in browsers. */
@@ -34,7 +34,7 @@ export interface DurableStorage {
   /** Runs once the database is open. */
   afterOpen(): void
   /** WAL syncs run so far: in place (a lone commit on a fast disk) and on Node's thread pool. */
-  syncs(): { inPlace: number; pooled: number }
+  syncs(): WalSyncCounts
 }
 
 /** Opens PGlite with the shared type parsers; browser-safe (no Node imports). */

@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../database.ts'
 
+/** The write-ahead log syncs an embedded durable folder has run, for benchmarks (docs/durability.md). */
+export interface WalSyncCounts {
+  inPlace: number
+  pooled: number
+  /** How long the latest in-place syncs took, in milliseconds, oldest first. */
+  recentInPlaceMs: number[]
+}
+
 /** An open database: the Kysely handle plus what the caller needs to know and release. */
 export interface Store {
   db: Kysely<Database>
@@ -17,6 +25,6 @@ export interface Store {
    * The write-ahead log syncs an embedded durable folder has run so far, in place and on Node's
    * thread pool (docs/durability.md); absent on other stores. For benchmarks.
    */
-  walSyncs?(): { inPlace: number; pooled: number }
+  walSyncs?(): WalSyncCounts
   close(): Promise<void>
 }

@@ -30,6 +30,8 @@ const MAX_ROUNDS = 2
  * keeps serving while it waits instead.
  */
 const IN_PLACE_UNDER_MS = 10
+/** In-place sync times kept for `recentInPlaceMs`. */
+const RECENT_SYNCS = 512
 
 /**
  * Group commit for the embedded store's write-ahead log. PostgreSQL asks for each commit's WAL
@@ -56,8 +58,12 @@ export class WalSync {
    * decides whether a lone commit may sync in place.
    */
   #syncMs = 0
-  /** Syncs run, in place and on the thread pool (for tests and benchmarks). */
+  /**
+   * Syncs run, in place and on the thread pool, and how long the latest in-place ones took (for
+   * tests and benchmarks: the disk's cost of the server's own syncs, beside what a request costs).
+   */
   readonly counts = { inPlace: 0, pooled: 0 }
+  readonly #recentInPlaceMs: number[] = []
 
   /** Segments synced and then renamed or removed while a round may still name them. */
   #moved = new Set<string>()
@@ -115,8 +121,11 @@ export class WalSync {
       this.#failure = new DurabilityError(error)
       throw this.#failure
     }
-    this.#took(performance.now() - start, true)
+    const took = performance.now() - start
+    this.#took(took, true)
     this.counts.inPlace++
+    this.#recentInPlaceMs.push(took)
+    if (this.#recentInPlaceMs.length > RECENT_SYNCS) this.#recentInPlaceMs.shift()
     this.#dirty.clear()
     this.#synced = Math.max(this.#synced, upTo)
   }
@@ -146,6 +155,11 @@ export class WalSync {
       await Promise.race(running.map((r) => r.done))
     }
     if (this.#failure) throw this.#failure
+  }
+
+  /** How long the latest in-place syncs took, in milliseconds, oldest first (up to `RECENT_SYNCS`). */
+  recentInPlaceMs(): number[] {
+    return [...this.#recentInPlaceMs]
   }
 
   /** Closes the descriptors kept open. */
