@@ -138,7 +138,10 @@ export function defineCommitImport(hooks: LedgerHooks) {
       const created: string[] = []
       const matched: ImportedMatch[] = []
       for (let i = 0; i < inputs.length; i += CHUNK) {
-        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks)
+        // The plan left out the rows the account holds and the file's repeats, in this transaction.
+        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks, {
+          knownImportsChecked: true,
+        })
         created.push(...result.items.map((t) => t.id))
         matched.push(
           ...result.matched.map((m) => ({
