@@ -132,13 +132,22 @@ export function defineCommitImport(hooks: LedgerHooks) {
           },
         )
       }
-      const inputs = plan.rows
-        .filter((r) => r.outcome === 'new' || r.outcome === 'matched' || r.outcome === 'ambiguous')
-        .map((r) => inputOf(args.id, args.accountId, r))
+      const kept = plan.rows.filter(
+        (r) => r.outcome === 'new' || r.outcome === 'matched' || r.outcome === 'ambiguous',
+      )
+      const inputs = kept.map((r) => inputOf(args.id, args.accountId, r))
+      // The plan looked for twins as the match engine does, in this transaction: a new row has none.
+      const twinsOnlyFor = new Set(
+        inputs.filter((_, i) => kept[i]!.outcome !== 'new').map((input) => input.id),
+      )
       const created: string[] = []
       const matched: ImportedMatch[] = []
       for (let i = 0; i < inputs.length; i += CHUNK) {
-        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks)
+        // The plan left out the rows the account holds and the file's repeats, in this transaction.
+        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks, {
+          knownImportsChecked: true,
+          twinsOnlyFor,
+        })
         created.push(...result.items.map((t) => t.id))
         matched.push(
           ...result.matched.map((m) => ({

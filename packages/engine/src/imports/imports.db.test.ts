@@ -62,6 +62,32 @@ describe('bank file imports', () => {
     await expectBalancesExact(h)
   })
 
+  it('imports a row with two twins marked as a possible duplicate, leaving both twins as they were', async () => {
+    const { h, account } = await household()
+    const twins = [
+      await newTransaction(h, account, { date: '2025-03-04', amountCents: -5210, payeeName: 'Gas' }),
+      await newTransaction(h, account, { date: '2025-03-07', amountCents: -5210, payeeName: 'Gas' }),
+    ]
+    const ofx = {
+      accountId: account,
+      format: 'ofx' as const,
+      content: file('checking-1.02.ofx').toString('utf8'),
+    }
+    const plan = await h.read(imports.preview, ofx)
+    expect(plan.counts).toMatchObject({ new: 3, ambiguous: 1, matched: 0 })
+    expect(plan.rows[1]).toMatchObject({ outcome: 'ambiguous', candidateIds: twins.map((t) => t.id) })
+    const { batch } = await h.run(imports.commit, { ...ofx, id: ulid(), planDigest: plan.digest })
+    expect(batch).toMatchObject({ createdCount: 4, matchedCount: 0 })
+    const rows = (await h.read(operations.transactions.list, {})).items
+    expect(rows.filter((t) => t.possibleDuplicate).map((t) => t.importedId)).toEqual(['2025030502'])
+    for (const twin of twins)
+      expect(await h.read(operations.transactions.get, { id: twin.id })).toMatchObject({
+        date: twin.date,
+        matchedTransactionId: null,
+      })
+    await expectBalancesExact(h)
+  })
+
   it('undoes a batch: new rows go, the twin is restored, and the file can come in again', async () => {
     const { h, account } = await household()
     const twin = await newTransaction(h, account, {

@@ -142,10 +142,36 @@ export function fileRefusal(e: StatementError): EngineError {
   })
 }
 
+/**
+ * The last file this process read and what it read: a commit comes with the very file its
+ * preview just planned, and a statement depends on nothing but the file (its bytes or text, its
+ * format, encoding and CSV mapping), so the commit takes it as read rather than parsing it again.
+ * One file, never handed out (plans copy what they show), whichever household sent it.
+ */
+let lastRead: { file: BankFile; options: string; statement: Statement } | null = null
+
+function readOptions(file: BankFile): string {
+  return JSON.stringify([file.format, file.encoding ?? null, file.mapping ?? null])
+}
+
 /** Reads a file, turning a file-level problem into its 4xx. */
 export function statementOf(file: BankFile): Statement {
+  const options = readOptions(file)
+  if (
+    lastRead !== null &&
+    lastRead.options === options &&
+    lastRead.file.content === file.content &&
+    lastRead.file.contentBase64 === file.contentBase64
+  )
+    return lastRead.statement
   try {
-    return readStatement(file)
+    const statement = readStatement(file)
+    lastRead = {
+      file: { format: file.format, content: file.content, contentBase64: file.contentBase64 },
+      options,
+      statement,
+    }
+    return statement
   } catch (e) {
     if (e instanceof StatementError) throw fileRefusal(e)
     throw e

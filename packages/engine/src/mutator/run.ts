@@ -92,23 +92,24 @@ export async function queueEvents(
   events: readonly DomainEvent[],
 ): Promise<void> {
   if (events.length === 0) return
+  // One statement with one JSON parameter however many events (an import of 10,000 rows emits
+  // 10,000 `transaction.created`: 30,000 bound values as a multi-row VALUES), in emission order:
+  // the outbox's ids follow the array's.
+  const payloads = events.map((e) => ({
+    id: `evt_${eventId()}`,
+    type: e.type,
+    householdId: origin.householdId,
+    occurredAt: origin.now.toISOString(),
+    version: origin.version,
+    actorUserId: origin.actorUserId,
+    data: e.data,
+  }))
   await executeDeferred(
     tx,
-    tx.insertInto('outbox').values(
-      events.map((e) => ({
-        household_id: origin.householdId,
-        topic: 'event',
-        payload: JSON.stringify({
-          id: `evt_${eventId()}`,
-          type: e.type,
-          householdId: origin.householdId,
-          occurredAt: origin.now.toISOString(),
-          version: origin.version,
-          actorUserId: origin.actorUserId,
-          data: e.data,
-        }),
-      })),
-    ),
+    sql`insert into outbox (household_id, topic, payload)
+      select ${origin.householdId}::text, 'event', e.payload
+      from jsonb_array_elements(${JSON.stringify(payloads)}::jsonb) with ordinality as e(payload, n)
+      order by e.n`,
   )
 }
 

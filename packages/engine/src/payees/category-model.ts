@@ -68,6 +68,8 @@ interface ClassCounts {
   rows: number
   features: number
   byFeature: Map<string, number>
+  /** rows × (features + vocabulary)^n by feature count n, as `guess` needs them. */
+  denominators?: Map<number, bigint>
 }
 
 /** Scores are compared as integers scaled by 10^60: far finer than any confidence we show. */
@@ -78,6 +80,8 @@ export class CategoryModel {
   private readonly classes = new Map<string, ClassCounts>()
   private readonly vocabulary = new Set<string>()
   private rows = 0
+  /** The classes in category id order, as `guess` scores them (ties go to the smaller id). */
+  private readonly ordered: [string, ClassCounts][]
 
   /** Learns from categorized rows; the order of `rows` does not change the model. */
   constructor(rows: readonly LabelledSubject[]) {
@@ -95,6 +99,7 @@ export class CategoryModel {
         this.vocabulary.add(f)
       }
     }
+    this.ordered = [...this.classes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
   }
 
   /** How many rows it learned from. */
@@ -112,14 +117,21 @@ export class CategoryModel {
     const features = featuresOf(subject)
     const v = BigInt(this.vocabulary.size)
     const scores: { categoryId: string; score: bigint }[] = []
-    for (const [categoryId, c] of [...this.classes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const n = features.length
+    for (const [categoryId, c] of this.ordered) {
       if (allowed && !allowed(categoryId)) continue
+      // The same products as multiplying every factor in: a feature the class never saw adds a
+      // factor of 1, and the denominator depends only on the class and the number of features.
       let num = BigInt(c.rows)
-      let den = BigInt(this.rows)
-      const perFeature = BigInt(c.features) + v
       for (const f of features) {
-        num *= BigInt((c.byFeature.get(f) ?? 0) + 1)
-        den *= perFeature
+        const count = c.byFeature.get(f)
+        if (count !== undefined) num *= BigInt(count + 1)
+      }
+      let den = c.denominators?.get(n)
+      if (den === undefined) {
+        den = BigInt(this.rows) * (BigInt(c.features) + v) ** BigInt(n)
+        c.denominators ??= new Map()
+        c.denominators.set(n, den)
       }
       scores.push({ categoryId, score: (num * SCALE) / den })
     }

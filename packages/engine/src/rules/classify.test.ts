@@ -265,3 +265,46 @@ describe('RuleSet.classify', () => {
     }
   })
 })
+
+describe('RuleSet.payeeRename', () => {
+  const SHOP = id(7)
+  const shopNames = new Map([
+    [AMAZON, 'Amazon'],
+    [SHOP, 'Shop'],
+  ])
+  const payeeOf = (rules: RuleSet, subject: RuleSubject) => {
+    const renamed = rules.classify(subject).applications.find((a) => a.changes.payeeId)
+    return renamed ? { ruleId: renamed.ruleId, change: renamed.changes.payeeId } : null
+  }
+
+  it('finds the payee classify sets, through stops and fields earlier rules set, and null without a payee rule', () => {
+    const sets = [
+      // A stop before the payee rule keeps it from running.
+      [
+        rule(1, [amzn], { setCategoryId: GROCERIES, stopProcessing: true }),
+        rule(2, [amzn], { setPayeeId: AMAZON }),
+      ],
+      // The payee rule tests a category an earlier rule set.
+      [
+        rule(1, [amzn], { setCategoryId: DINING }),
+        rule(2, [{ field: 'category_id', op: 'is', value: DINING }], { setPayeeId: SHOP }),
+        rule(3, [amzn], { setPayeeId: AMAZON }),
+      ],
+      // The first payee rule wins; a later one tests the payee's new name.
+      [
+        rule(1, [amzn], { setPayeeId: AMAZON }),
+        rule(2, [{ field: 'payee_name', op: 'is', value: 'amazon' }], { setPayeeId: SHOP }),
+      ],
+      // No rule sets a payee.
+      [rule(1, [amzn], { setCategoryId: GROCERIES }), rule(2, [amzn], { appendMemo: '!' })],
+    ]
+    const answers = sets.map((specs) => {
+      const rules = new RuleSet(specs, shopNames)
+      expect(rules.payeeRename(row)).toEqual(payeeOf(rules, row))
+      return rules.payeeRename(row)?.change?.to ?? null
+    })
+    expect(answers).toEqual([null, SHOP, AMAZON, null])
+    expect(new RuleSet(sets[3]!, shopNames).setsPayees).toBe(false)
+    expect(new RuleSet(sets[2]!, shopNames).payeeRename(row, { payeeId: true })).toBeNull()
+  })
+})

@@ -71,6 +71,8 @@ export class RuleSet {
   private readonly index: RuleIndex
   /** Which rules the current row may match; reused row after row. */
   private readonly mask: Uint8Array
+  /** One past the last rule (in priority order) that sets a payee: no rule from there on can rename one. */
+  private readonly payeeRulesEnd: number
 
   constructor(
     readonly rules: readonly RuleSpec[],
@@ -80,6 +82,12 @@ export class RuleSet {
     this.tests = rules.map((r) => compilePredicate(r.predicate))
     this.index = new RuleIndex(rules.map((r) => r.predicate))
     this.mask = new Uint8Array(rules.length)
+    this.payeeRulesEnd = rules.findLastIndex((r) => r.action.setPayeeId !== undefined) + 1
+  }
+
+  /** Whether any rule sets a payee. */
+  get setsPayees(): boolean {
+    return this.payeeRulesEnd > 0
   }
 
   get size(): number {
@@ -92,6 +100,26 @@ export class RuleSet {
    * add up, and a matching rule with `stopProcessing` ends the run for this row.
    */
   classify(subject: RuleSubject, locks: Locks = {}): Classification {
+    return this.run(subject, locks, this.rules.length, false)
+  }
+
+  /**
+   * The rule that would set this row's payee, and the payee, as `classify` would find them, or
+   * null: the rules run in priority order as there, but only until the payee is won or no later
+   * rule sets one, since later rules cannot change it (a rule's stop, or the category or memo an
+   * earlier rule sets, still counts on the way).
+   */
+  payeeRename(
+    subject: RuleSubject,
+    locks: Locks = {},
+  ): { ruleId: string; change: FieldChange<string | null> } | null {
+    if (this.payeeRulesEnd === 0 || locks.payeeId) return null
+    const result = this.run(subject, locks, this.payeeRulesEnd, true)
+    const renamed = result.applications.find((a) => a.changes.payeeId !== undefined)
+    return renamed ? { ruleId: renamed.ruleId, change: renamed.changes.payeeId! } : null
+  }
+
+  private run(subject: RuleSubject, locks: Locks, end: number, untilPayee: boolean): Classification {
     const facts = prepareFacts(subject)
     const out: Classification = {
       categoryId: subject.categoryId,
@@ -110,7 +138,7 @@ export class RuleSet {
     let memoWon = false
     const tags = new Set(subject.tagIds)
     const flags = new Set(subject.flagIds)
-    for (let i = 0; i < this.rules.length; i++) {
+    for (let i = 0; i < end; i++) {
       if (mask[i] === 0 || !this.tests[i]!(facts)) continue
       const { id, action } = this.rules[i]!
       const changes: RuleChanges = {}
@@ -155,7 +183,7 @@ export class RuleSet {
         out.addedFlagIds.push(...addedFlags)
       }
       if (Object.keys(changes).length > 0) out.applications.push({ ruleId: id, changes })
-      if (action.stopProcessing) break
+      if (action.stopProcessing || (untilPayee && payeeWon)) break
     }
     out.categoryId = facts.categoryId
     out.payeeId = facts.payeeId

@@ -40,10 +40,11 @@ export const applyRulesStep: TransactionPipelineStep = {
   async payeesForImports(tx, rows, ctx) {
     const decided = new Map<string, string>()
     const rules = await enabledRuleSetOf(tx, ctx)
-    if (rules.size === 0) return decided
+    // Only a rule that sets a payee can decide one here: without any, no row is asked about.
+    if (!rules.setsPayees) return decided
     const applied: AppliedRow[] = []
     for (const row of rows) {
-      const result = rules.classify(
+      const renamed = rules.payeeRename(
         {
           payeeId: null,
           payeeName: row.payeeText,
@@ -59,14 +60,11 @@ export const applyRulesStep: TransactionPipelineStep = {
         },
         { categoryId: row.categoryId !== null },
       )
-      const renamed = result.applications.find((a) => a.changes.payeeId !== undefined)
-      if (!renamed || result.payeeId === null) continue
-      decided.set(row.id, result.payeeId)
+      if (!renamed || renamed.change.to === null) continue
+      decided.set(row.id, renamed.change.to)
       applied.push({
         transactionId: row.id,
-        result: {
-          applications: [{ ruleId: renamed.ruleId, changes: { payeeId: renamed.changes.payeeId! } }],
-        },
+        result: { applications: [{ ruleId: renamed.ruleId, changes: { payeeId: renamed.change } }] },
       })
     }
     if (applied.length > 0) pending.set(ctx, [...(pending.get(ctx) ?? []), ...applied])

@@ -89,12 +89,14 @@ function keyValue(facts: PreparedFacts, field: KeyField): string {
  */
 export class RuleIndex {
   private readonly exact = new Map<string, number[]>()
-  private readonly grams = new Map<string, number[]>()
-  private readonly gramFields = new Set<KeyField>()
+  /** Rules by field, then by a three-character piece of the needle they look for. */
+  private readonly grams = new Map<KeyField, Map<string, number[]>>()
   private readonly exactFields = new Set<KeyField>()
   private readonly always: number[] = []
-  /** Substring hits by field and text: rows repeat their payees and memos. */
-  private readonly remembered = new Map<string, number[]>()
+  /** Substring hits by field, then text: rows repeat their payees and memos. */
+  private readonly remembered = new Map<KeyField, Map<string, number[]>>()
+  /** How many texts `remembered` holds, all fields together. */
+  private rememberedCount = 0
 
   constructor(predicates: readonly Predicate[]) {
     predicates.forEach((predicate, position) => {
@@ -108,25 +110,34 @@ export class RuleIndex {
         push(this.exact, `${field}\u0000${value}`, position)
       }
       for (const [field, gram] of keys.grams) {
-        this.gramFields.add(field)
-        push(this.grams, `${field}\u0000${gram}`, position)
+        let byGram = this.grams.get(field)
+        if (!byGram) {
+          byGram = new Map()
+          this.grams.set(field, byGram)
+          this.remembered.set(field, new Map())
+        }
+        push(byGram, gram, position)
       }
     })
   }
 
-  /** The rules keyed by a three-character piece of `text`. */
-  private gramHits(field: KeyField, text: string): number[] {
-    const key = `${field}\u0000${text}`
-    const known = this.remembered.get(key)
+  /** The rules keyed by a three-character piece of `text`, in a field that has such rules. */
+  private gramHits(field: KeyField, byGram: ReadonlyMap<string, number[]>, text: string): number[] {
+    const remembered = this.remembered.get(field)!
+    const known = remembered.get(text)
     if (known) return known
     const hits = new Set<number>()
     for (let i = 0; i + GRAM <= text.length; i++) {
-      const found = this.grams.get(`${field}\u0000${text.slice(i, i + GRAM)}`)
+      const found = byGram.get(text.slice(i, i + GRAM))
       if (found) for (const p of found) hits.add(p)
     }
     const list = [...hits]
-    if (this.remembered.size >= MAX_REMEMBERED) this.remembered.clear()
-    this.remembered.set(key, list)
+    if (this.rememberedCount >= MAX_REMEMBERED) {
+      for (const texts of this.remembered.values()) texts.clear()
+      this.rememberedCount = 0
+    }
+    remembered.set(text, list)
+    this.rememberedCount++
     return list
   }
 
@@ -138,9 +149,9 @@ export class RuleIndex {
       const hits = this.exact.get(`${field}\u0000${keyValue(facts, field)}`)
       if (hits) for (const p of hits) mask[p] = 1
     }
-    for (const field of this.gramFields) {
+    for (const [field, byGram] of this.grams) {
       if (fields && !fields.includes(field)) continue
-      for (const p of this.gramHits(field, keyValue(facts, field))) mask[p] = 1
+      for (const p of this.gramHits(field, byGram, keyValue(facts, field))) mask[p] = 1
     }
   }
 }

@@ -44,13 +44,16 @@ export function defineBulkCreateTransactions(hooks: LedgerHooks) {
  * The body of bulk create, for the import commit too. `knownImportsChecked`: the caller has
  * already left out every row whose importedId its account holds or that repeats an earlier row
  * (an import's plan does, in the same transaction), so that look-up is not made twice.
+ * `twinsOnlyFor`: the caller has already looked for the rows' hand-entered twins as the match
+ * engine does, in the same transaction, and only these rows (by id) have any; the others are
+ * not looked up again.
  */
 export async function bulkCreateTransactions(
   tx: Tx<Database>,
   transactions: readonly TransactionInput[],
   ctx: MutationContext,
   hooks: LedgerHooks,
-  options: { knownImportsChecked?: boolean } = {},
+  options: { knownImportsChecked?: boolean; twinsOnlyFor?: ReadonlySet<string> } = {},
 ): Promise<BulkCreateResult> {
   const skipped = options.knownImportsChecked
     ? new Map<number, string>()
@@ -63,10 +66,11 @@ export async function bulkCreateTransactions(
   await runDrafted(hooks, tx, drafts, ctx, 'bulkCreate')
   const rows = await insertTransactions(tx, ctx.householdId, drafts)
   await markBankFed(tx, ctx.householdId, drafts, ctx.now)
+  const twinsOnlyFor = options.twinsOnlyFor
   const { matched, flagged } = await autoMatch(
     tx,
     ctx.householdId,
-    rows.filter((r) => r.source === 'imported'),
+    rows.filter((r) => r.source === 'imported' && (twinsOnlyFor === undefined || twinsOnlyFor.has(r.id))),
     ctx.now,
   )
   const indexOf = new Map(items.map((item) => [item.input.id, item.at.index!]))
