@@ -24,7 +24,7 @@ import { openStore } from '@hearth/engine/node'
 import { mintApiKey } from '@hearth/server'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ulid } from 'ulidx'
-import { launchChromium } from '../../test/src/browser.ts'
+import { launchPersistentChromium } from '../../test/src/browser.ts'
 import { type StoreName, scratchPostgres } from './bench-store.ts'
 import { seedHousehold } from './household-seed.ts'
 import { startServer, stopServer } from './server-process.ts'
@@ -70,7 +70,7 @@ async function benchStore(name: StoreName): Promise<Line[]> {
   const scratch = name === 'postgres' ? await scratchPostgres('hearth_bench_web') : null
   const dataDir = join(work, 'server')
   let server: Awaited<ReturnType<typeof startServer>> | null = null
-  const browser = await launchChromium()
+  const contexts: BrowserContext[] = []
   try {
     // Seed with the engine before the server opens the store (PGlite has one process per folder).
     const store = await openStore(scratch ? { databaseUrl: scratch.url, dataDir } : { dataDir })
@@ -104,12 +104,16 @@ async function benchStore(name: StoreName): Promise<Line[]> {
       return res.json()
     }
 
-    // Two devices of the owner: two contexts, each with its own IndexedDB replica, synced at once.
+    // Two devices of the owner: two browsers, each with a profile on disk (a `newContext()` keeps
+    // IndexedDB in memory, so a reload would not read a replica as a person's browser does) and
+    // its own IndexedDB replica, synced at once.
     const viewport = { width: 1280, height: 860 }
     const [a, b] = await Promise.all(
-      ['A', 'B'].map(async (device) =>
-        signIn(await browser.newContext({ viewport }), url, key.token, device),
-      ),
+      ['A', 'B'].map(async (device) => {
+        const context = await launchPersistentChromium(join(work, `profile-${device}`), { viewport })
+        contexts.push(context)
+        return signIn(context, url, key.token, device)
+      }),
     )
     for (const [device, d] of [
       ['A', a!],
@@ -125,7 +129,7 @@ async function benchStore(name: StoreName): Promise<Line[]> {
     lines.push(await editSeen(name, a!.page, b!.page, seeded.accountIds[0]!, rest))
     return lines
   } finally {
-    await browser.close()
+    for (const context of contexts) await context.close()
     if (server) await stopServer(server.child)
     await scratch?.drop()
     rmSync(work, { recursive: true, force: true })
@@ -137,7 +141,7 @@ async function signIn(context: BrowserContext, url: string, token: string, devic
   // tsx keeps function names with an `__name` helper, which functions sent to the page then call.
   await context.addInitScript({ content: 'globalThis.__name = (f) => f' })
   await context.addInitScript(installBudgetProbe)
-  const page = await context.newPage()
+  const page = context.pages()[0] ?? (await context.newPage())
   page.on('pageerror', (error) => console.error(`page error (${device}):`, error.message))
   await page.goto(`${url}/app/`)
   await page.getByLabel('API key').fill(token)
