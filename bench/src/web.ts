@@ -196,8 +196,26 @@ async function warmLoad(store: string, page: Page, get: () => Promise<unknown>):
     return (await handle.jsonValue()) as number
   }
   const samples: number[] = []
+  // Where a reload's time goes: the replica's Web Lock, and opening it (IndexedDB to PGlite).
+  const phases: Record<string, number[]> = {}
+  const phasesOf = async () => {
+    const entries = await page.evaluate(() =>
+      performance
+        .getEntriesByType('measure')
+        .filter((e) => e.name.startsWith('hearth: '))
+        .map((e) => ({ name: e.name, ms: e.duration })),
+    )
+    for (const e of entries) phases[e.name] = [...(phases[e.name] ?? []), e.ms]
+  }
   await load() // one unmeasured: the first reload after sign-in
-  for (let i = 0; i < RUNS.reloads; i++) samples.push(await load())
+  for (let i = 0; i < RUNS.reloads; i++) {
+    samples.push(await load())
+    await phasesOf()
+  }
+  for (const [name, ms] of Object.entries(phases))
+    console.log(
+      `[${store}] warm reload, ${name.slice('hearth: '.length)}: p50 ${summarize(ms).medianMs.toFixed(1)} ms`,
+    )
   if (args.profile) await profiled(page, 'warm reload', load)
   return {
     store,

@@ -28,6 +28,7 @@ export interface BrowserReplicaOpened {
  */
 export async function openBrowserReplica(name: string): Promise<BrowserReplicaOpened> {
   const release = await lockReplica(name)
+  const start = performance.now()
   try {
     globalThis.indexedDB?.deleteDatabase(`/pglite/${name}`)
     let rebuilt = false
@@ -39,6 +40,7 @@ export async function openBrowserReplica(name: string): Promise<BrowserReplicaOp
       rebuilt = true
       store = await openBlockStore(name)
     }
+    performance.measure('hearth: replica open', { start })
     return {
       rebuilt,
       store: {

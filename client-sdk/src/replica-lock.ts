@@ -16,9 +16,14 @@ export async function lockReplica(name: string): Promise<() => void> {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks
   if (!locks) return () => {}
   const signal = AbortSignal.timeout(LOCK_WAIT_MS)
+  const start = performance.now()
   return new Promise((resolve, reject) => {
     locks
-      .request(`hearth-replica:${name}`, { signal }, () => new Promise<void>((release) => resolve(release)))
+      .request(`hearth-replica:${name}`, { signal }, () => {
+        // The wait shows in the page's performance timeline (bench:web prints it).
+        performance.measure('hearth: replica lock', { start })
+        return new Promise<void>((release) => resolve(release))
+      })
       .catch((error: unknown) =>
         reject(
           signal.aborted
