@@ -34,7 +34,11 @@ export async function openBrowserReplica(name: string): Promise<BrowserReplicaOp
     let rebuilt = false
     let store: Store
     try {
-      store = await openChecked(() => openBlockStore(name))
+      store = await openChecked(async () => {
+        const opened = await openBlockStore(name)
+        performance.measure('hearth: replica start', { start })
+        return opened
+      })
     } catch {
       await deleteBlockStore(name)
       rebuilt = true
