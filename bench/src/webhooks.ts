@@ -87,7 +87,14 @@ async function benchStore(name: StoreName): Promise<string[][]> {
       busy = t
     })
     let doneAt: number | null = null
+    let traced = 0
     while (doneAt === null && performance.now() - started2 < 120_000) {
+      if (process.env.WEBHOOKS_BENCH_TRACE === '1' && performance.now() - started2 >= traced * 250) {
+        console.log(
+          `${(traced / 4).toFixed(2)} s: ${delivered()} delivered ${receivers.map((r) => r.seen.size).join(' ')}`,
+        )
+        traced++
+      }
       if (delivered() >= EVENTS * SUBSCRIPTIONS) doneAt = performance.now()
       else await new Promise((r) => setTimeout(r, 10))
     }

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
@@ -7,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumPath, launchPersistentChromium } from '../src/browser.ts'
 import type { TestMember } from '../src/index.ts'
 import { useTestServer } from '../src/index.ts'
+import { ensureWebBuild } from './web-build.ts'
 
 /**
  * The browser replica's storage (client-sdk/src/idb-block-fs.ts) in Chromium, with a profile on
@@ -27,11 +27,7 @@ let context: BrowserContext | null = null
 let page: Page
 
 beforeAll(async () => {
-  // The server serves packages/web/dist at /app; a build older than the app's sources is rebuilt.
-  const built = join(ROOT, 'packages/web/dist/index.html')
-  if (!existsSync(built) || newer(join(ROOT, 'packages/web/src'), built)) {
-    execFileSync('npm', ['run', 'build', '-w', '@hearth/web'], { cwd: ROOT, stdio: 'ignore' })
-  }
+  ensureWebBuild()
   mkdirSync(SCREENSHOTS, { recursive: true })
   profile = mkdtempSync(join(tmpdir(), 'hearth-replica-storage-'))
   owner = await server.newOwner()
@@ -187,11 +183,3 @@ describe.skipIf(!hasBrowser)('the browser replica in IndexedDB blocks', () => {
     )
   }, 420_000)
 })
-
-/** Whether any file under `dir` changed after `file` was written. */
-function newer(dir: string, file: string): boolean {
-  const at = statSync(file).mtimeMs
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
-    (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > at,
-  )
-}

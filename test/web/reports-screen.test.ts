@@ -1,11 +1,11 @@
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatCents } from '../../packages/web/src/format.ts'
 import { chromiumPath, launchChromium } from '../src/browser.ts'
 import { useTestServer } from '../src/index.ts'
+import { ensureWebBuild } from './web-build.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 /** Where the browser tests keep their screenshots (CI keeps the folder as an artefact). */
@@ -16,25 +16,12 @@ const server = useTestServer()
 let browser: Browser
 
 beforeAll(async () => {
-  // The server serves packages/web/dist at /app; `npm install` builds it (the prepare script).
-  // A build older than the app's sources is rebuilt, so the test never looks at a stale screen.
-  const built = join(ROOT, 'packages/web/dist/index.html')
-  if (!existsSync(built) || newer(join(ROOT, 'packages/web/src'), built)) {
-    execFileSync('npm', ['run', 'build', '-w', '@hearth/web'], { cwd: ROOT, stdio: 'ignore' })
-  }
+  ensureWebBuild()
   browser = await launchChromium()
 }, 180_000)
 afterAll(async () => {
   await browser?.close()
 })
-
-/** Whether any file under `dir` changed after `file` was written. */
-function newer(dir: string, file: string): boolean {
-  const at = statSync(file).mtimeMs
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
-    (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > at,
-  )
-}
 
 /** The rows of a report's table: key (the month, or a category or payee id), then each cell. */
 async function tableOf(page: Page, report: string) {

@@ -3,20 +3,17 @@
  * /app from the built bundle, with two members in two browser contexts. Screenshots of each screen
  * go to test-artifacts/screenshots/ (git-ignored; CI keeps them as artefacts).
  */
-import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { SCOPES } from '@hearth/engine'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumPath, launchChromium } from '../src/browser.ts'
 import type { TestMember } from '../src/index.ts'
 import { useTestServer } from '../src/index.ts'
+import { ensureWebBuild } from './web-build.ts'
 
-const run = promisify(execFile)
 const root = join(import.meta.dirname, '../..')
-const webDist = join(root, 'packages/web/dist')
 export const SCREENSHOTS = join(root, 'test-artifacts/screenshots')
 
 const server = useTestServer()
@@ -121,18 +118,7 @@ async function waitSynced(page: Page, timeout = 30_000) {
 beforeAll(async () => {
   if (!hasBrowser) return
   mkdirSync(SCREENSHOTS, { recursive: true })
-  // npm install builds the app (the root `prepare` script); build it here when it is missing.
-  if (
-    !existsSync(join(webDist, 'index.html')) ||
-    newer(join(root, 'packages/web/src'), join(webDist, 'index.html'))
-  ) {
-    await run('npm', ['run', 'build', '-w', '@hearth/web'], {
-      cwd: root,
-      maxBuffer: 16 * 1024 * 1024,
-      // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
-      env: { ...process.env, NODE_ENV: 'production' },
-    })
-  }
+  ensureWebBuild()
   owner = await server.newOwner()
   const h = `/households/${owner.householdId}`
   expect((await owner.api.patch(`${h}`, { baseCurrency: 'USD' })).status).toBe(200)
@@ -632,14 +618,6 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
     expect(taken.sort()).toEqual(expect.arrayContaining(EVERY_SCREEN.map((s) => `${s}.png`)))
   }, 120_000)
 })
-
-/** Whether any file under `dir` changed after `file` was written (a stale build). */
-function newer(dir: string, file: string): boolean {
-  const built = statSync(file).mtimeMs
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
-    (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > built,
-  )
-}
 
 async function newContext() {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })

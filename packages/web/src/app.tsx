@@ -6,6 +6,7 @@ import { Sidebar } from './components/sidebar.tsx'
 import { SyncBadge } from './components/sync-badge.tsx'
 import { errorMessage } from './format.ts'
 import { navigate, useRoute } from './router.ts'
+import { forgetScreens, keepScreensOf } from './screen-cache.ts'
 import { AccountsScreen } from './screens/accounts.tsx'
 import { BudgetScreen } from './screens/budget.tsx'
 import { PayeesScreen } from './screens/payees.tsx'
@@ -17,18 +18,23 @@ import { forgetSession, loadSession, openHearth, type Session, saveSession } fro
 
 /**
  * The app: the sign-in until there is a session, then the household's replica opened once and
- * handed to every screen as the `hearth` prop.
+ * handed to every screen as the `hearth` prop. The shell and the budget paint before it is open,
+ * from what they showed last time (`screen-cache.ts`).
  */
 export function App() {
   const [session, setSession] = useState<Session | null>(loadSession)
   const [hearth, setHearth] = useState<Hearth | null>(null)
+  const [opening, setOpening] = useState<Promise<Hearth> | null>(null)
   const [error, setError] = useState<{ message: string; code: string | null } | null>(null)
 
   useEffect(() => {
     if (!session) return
     let open: Hearth | null = null
     let cancelled = false
-    openHearth(session).then(
+    keepScreensOf(session.store)
+    const pending = openHearth(session)
+    setOpening(pending)
+    pending.then(
       (h) => {
         if (cancelled) void h.close()
         else {
@@ -44,6 +50,8 @@ export function App() {
     return () => {
       cancelled = true
       setHearth(null)
+      setOpening(null)
+      keepScreensOf(null)
       void open?.close()
     }
   }, [session])
@@ -55,6 +63,7 @@ export function App() {
     navigate('/budget', true)
   }
   const signOut = () => {
+    if (session) forgetScreens(session.store)
     forgetSession()
     setSession(null)
     navigate('', true)
@@ -81,14 +90,18 @@ export function App() {
       </main>
     )
   }
-  if (!hearth) {
-    return (
-      <main class="loading" aria-busy="true">
-        <p>Opening {session.householdName}…</p>
-      </main>
-    )
-  }
-  return <Shell hearth={hearth} session={session} onSignOut={signOut} />
+  if (!opening) return <Opening name={session.householdName} />
+  // While the replica opens, the shell paints at once, each screen from what it showed last time
+  // (the budget and the sidebar) or a line saying it opens; edits made meanwhile wait for it.
+  return <Shell hearth={hearth} opening={opening} session={session} onSignOut={signOut} />
+}
+
+function Opening(props: { name: string }) {
+  return (
+    <main class="loading" aria-busy="true">
+      <p>Opening {props.name}…</p>
+    </main>
+  )
 }
 
 /** The routes, each a screen that gets the client as its `hearth` prop. */
@@ -101,40 +114,32 @@ export const ROUTES = [
   { path: '/reports', label: 'Reports' },
 ] as const
 
-function Shell(props: { hearth: Hearth; session: Session; onSignOut: () => void }) {
+function Shell(props: {
+  hearth: Hearth | null
+  opening: Promise<Hearth>
+  session: Session
+  onSignOut: () => void
+}) {
   const { hearth } = props
   const route = useRoute()
   const [section = 'budget', param] = route
 
   // Presence: the other members see which screen this device shows (never ledger data).
   useEffect(() => {
-    hearth.presence.set({ screen: section })
+    hearth?.presence.set({ screen: section })
   }, [hearth, section])
 
-  let screen: preact.JSX.Element
-  switch (section) {
-    case 'transactions':
-      screen = <RegisterScreen hearth={hearth} accountId={null} />
-      break
-    case 'accounts':
-      screen = param ? (
-        <RegisterScreen hearth={hearth} accountId={param} />
-      ) : (
-        <AccountsScreen hearth={hearth} />
-      )
-      break
-    case 'rules':
-      screen = <RulesScreen hearth={hearth} />
-      break
-    case 'payees':
-      screen = <PayeesScreen hearth={hearth} />
-      break
-    case 'reports':
-      screen = <ReportsScreen hearth={hearth} />
-      break
-    default:
-      screen = <BudgetScreen hearth={hearth} month={param ?? null} />
-  }
+  // The budget is the same element whether the replica is open yet or not, so what was typed
+  // into it meanwhile stays; the other screens wait for the replica.
+  const screen = !OTHER_SECTIONS.has(section) ? (
+    <BudgetScreen hearth={hearth} opening={props.opening} month={param ?? null} />
+  ) : hearth ? (
+    <OtherScreen hearth={hearth} section={section} param={param} />
+  ) : (
+    <p class="loading" aria-busy="true">
+      Opening {props.session.householdName}…
+    </p>
+  )
 
   return (
     <div class="shell">
@@ -148,14 +153,20 @@ function Shell(props: { hearth: Hearth; session: Session; onSignOut: () => void 
           <span class="household-label">{props.session.householdName}</span>
         </div>
         <div class="topbar-end">
-          <PresenceList hearth={hearth} />
-          <SyncBadge hearth={hearth} />
+          {hearth && <PresenceList hearth={hearth} />}
+          {hearth ? (
+            <SyncBadge hearth={hearth} />
+          ) : (
+            <span class="sync-badge" data-state="opening" role="status">
+              Opening…
+            </span>
+          )}
           <button type="button" class="ghost" onClick={props.onSignOut}>
             Sign out
           </button>
         </div>
       </header>
-      <RefusedChanges hearth={hearth} />
+      {hearth && <RefusedChanges hearth={hearth} />}
       <div class="body">
         <Sidebar hearth={hearth} route={route} />
         <main id="main" class="content" tabIndex={-1}>
@@ -164,4 +175,24 @@ function Shell(props: { hearth: Hearth; session: Session; onSignOut: () => void 
       </div>
     </div>
   )
+}
+
+/** The sections with screens of their own; any other path shows the budget. */
+const OTHER_SECTIONS = new Set(['transactions', 'accounts', 'rules', 'payees', 'reports'])
+
+/** The screen of a section other than the budget, on an open replica. */
+function OtherScreen(props: { hearth: Hearth; section: string; param?: string }) {
+  const { hearth, section, param } = props
+  switch (section) {
+    case 'transactions':
+      return <RegisterScreen hearth={hearth} accountId={null} />
+    case 'accounts':
+      return param ? <RegisterScreen hearth={hearth} accountId={param} /> : <AccountsScreen hearth={hearth} />
+    case 'rules':
+      return <RulesScreen hearth={hearth} />
+    case 'payees':
+      return <PayeesScreen hearth={hearth} />
+    default:
+      return <ReportsScreen hearth={hearth} />
+  }
 }

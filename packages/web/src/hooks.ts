@@ -1,5 +1,6 @@
 import type { Hearth, QueryName, SyncStatus } from '@hearth/client'
 import { useEffect, useState } from 'preact/hooks'
+import { recall, remember } from './screen-cache.ts'
 
 type Queries = Hearth['query']
 /** A query's arguments, by its `noun.verb` name. */
@@ -29,20 +30,22 @@ export interface Watched<T> {
 /**
  * A live query on the replica: the result now and again whenever a change touches what it read.
  * Arguments are compared by value, so `{month}` written inline does not re-subscribe each render.
+ * Until the replica answers (or while it is still opening, `hearth` null), the result kept from
+ * the last start is shown if there is one (`screen-cache.ts`); each live answer is kept for the next.
  */
 export function useWatch<K extends QueryName>(
-  hearth: Hearth,
+  hearth: Hearth | null,
   name: K,
   args: QueryArgs<K> | null,
 ): Watched<QueryResult<K>> {
   const key = args === null ? null : JSON.stringify(args)
-  const [state, setState] = useState<{ key: string | null; data: unknown; error: unknown }>({
+  const [state, setState] = useState<{ key: string | null; data: unknown; error: unknown }>(() => ({
     key,
-    data: undefined,
+    data: args === null ? undefined : recall(name, args),
     error: undefined,
-  })
+  }))
   useEffect(() => {
-    if (key === null) return
+    if (key === null || hearth === null) return
     let live = true
     const stop = (
       hearth.watch as unknown as (
@@ -54,7 +57,11 @@ export function useWatch<K extends QueryName>(
     )(
       name,
       JSON.parse(key),
-      (data) => live && setState({ key, data, error: undefined }),
+      (data) => {
+        if (!live) return
+        setState({ key, data, error: undefined })
+        remember(name, JSON.parse(key), data)
+      },
       (error) => live && setState({ key, data: undefined, error }),
     )
     return () => {
@@ -62,10 +69,11 @@ export function useWatch<K extends QueryName>(
       stop()
     }
   }, [hearth, name, key])
-  // A result for other arguments is stale: show nothing rather than the wrong account's rows.
-  return state.key === key
-    ? { data: state.data as QueryResult<K>, error: state.error }
-    : { data: undefined, error: undefined }
+  if (state.key === key) return { data: state.data as QueryResult<K>, error: state.error }
+  // A result for other arguments is stale: show nothing rather than the wrong account's rows,
+  // or what was kept for these arguments.
+  const kept = args === null ? undefined : recall<QueryResult<K>>(name, args)
+  return { data: kept, error: undefined }
 }
 
 /** The sync status, live. */

@@ -174,7 +174,12 @@ export class WebhookDispatcher {
       await this.#startWaiting()
       // Opened secrets are kept while there is sending to do, not for ever.
       if (this.#held === 0) this.#signers.clear()
-      if (!this.#claimWanted && this.#running) {
+      // Waits for a poke or the idle look, unless a claim is wanted and there is room for it. A
+      // wanted claim with no room waits too, until a held delivery is let go (`#forget` wakes
+      // it): looping on would never leave the microtask queue, so no answer could come in to
+      // make room. Under a burst that held every slot, it once stopped the whole process (REST
+      // included) until leases went stale: 1 to 10 s at a time.
+      if (this.#running && !(this.#claimWanted && this.#held < this.#o.maxHeld)) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => {
             this.#claimWanted = true
@@ -286,6 +291,8 @@ export class WebhookDispatcher {
   #forget(item: ClaimedDelivery): void {
     const queue = this.#subs.get(item.subscriptionId)
     this.#held--
+    // A claim wanted while every slot was held can run now.
+    if (this.#claimWanted) this.#wake?.()
     if (!queue) return
     queue.held--
     if (queue.held === 0 && queue.waiting.length === 0) this.#subs.delete(item.subscriptionId)

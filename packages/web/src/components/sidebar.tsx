@@ -5,7 +5,7 @@ import { useWatch } from '../hooks.ts'
 import { linkTo } from '../router.ts'
 
 /** The app's sections, and the open accounts grouped as the API groups them, with balances. */
-export function Sidebar(props: { hearth: Hearth; route: string[] }) {
+export function Sidebar(props: { hearth: Hearth | null; route: string[] }) {
   const { data } = useWatch(props.hearth, 'accounts.list', { status: 'open' })
   const [section = 'budget', param] = props.route
   const groups = groupAccounts(data?.items ?? [])

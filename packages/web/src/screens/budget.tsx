@@ -29,9 +29,16 @@ const STATES: Record<BudgetCategory['state'], { label: string; mark: string }> =
 /**
  * A month of the envelope budget: Ready to Assign, every group and category with assigned,
  * activity and available, assignment in place, moves between categories, goals with progress.
+ * While the replica opens (`hearth` null) it shows the month as it was last shown, and an
+ * assignment made meanwhile is made once the replica is open.
  */
-export function BudgetScreen(props: { hearth: Hearth; month: string | null }) {
-  const { hearth } = props
+export function BudgetScreen(props: {
+  hearth: Hearth | null
+  opening: Promise<Hearth>
+  month: string | null
+}) {
+  const { hearth, opening } = props
+  const withHearth = <T,>(work: (h: Hearth) => Promise<T>) => (hearth ? work(hearth) : opening.then(work))
   const month = props.month && /^\d{4}-\d{2}$/.test(props.month) ? props.month : thisMonth()
   const { data, error } = useWatch(hearth, 'budgets.get', { month })
   const [selected, setSelected] = useState<string | null>(null)
@@ -112,7 +119,7 @@ export function BudgetScreen(props: { hearth: Hearth; month: string | null }) {
               <button
                 type="button"
                 class="small"
-                onClick={() => act(hearth.mutate.budgets.autoAssignFromGoals({ month }))}
+                onClick={() => act(withHearth((h) => h.mutate.budgets.autoAssignFromGoals({ month })))}
                 disabled={BigInt(data.underfundedCents) === 0n}
               >
                 Assign to goals
@@ -174,11 +181,13 @@ export function BudgetScreen(props: { hearth: Hearth; month: string | null }) {
                               label={`Assigned to ${c.name}`}
                               onSave={(cents) =>
                                 act(
-                                  hearth.mutate.budgets.assign({
-                                    month,
-                                    categoryId: c.id,
-                                    assignedCents: cents.toString(),
-                                  }),
+                                  withHearth((h) =>
+                                    h.mutate.budgets.assign({
+                                      month,
+                                      categoryId: c.id,
+                                      assignedCents: cents.toString(),
+                                    }),
+                                  ),
                                 )
                               }
                             />
@@ -195,7 +204,7 @@ export function BudgetScreen(props: { hearth: Hearth; month: string | null }) {
             </table>
           </div>
           <aside class="budget-side">
-            {category ? (
+            {category && hearth ? (
               <CategoryPanel
                 key={category.id}
                 hearth={hearth}
@@ -208,7 +217,7 @@ export function BudgetScreen(props: { hearth: Hearth; month: string | null }) {
             ) : (
               <MonthSummary data={data} />
             )}
-            <NoteEditor hearth={hearth} target={{ kind: 'month', id: month }} />
+            {hearth && <NoteEditor hearth={hearth} target={{ kind: 'month', id: month }} />}
           </aside>
         </div>
       )}

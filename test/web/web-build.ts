@@ -1,0 +1,31 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+
+/**
+ * Builds the web app when its bundle is missing or older than its sources. The server serves
+ * packages/web/dist at /app; `npm install` builds it (the root `prepare` script), and a test
+ * never looks at a stale screen.
+ */
+export function ensureWebBuild(): void {
+  const built = join(ROOT, 'packages/web/dist/index.html')
+  // The bundle holds the SDK and the engine from their sources too (the replica's storage, say).
+  const sources = ['packages/web/src', 'client-sdk/src', 'packages/engine/src'].map((d) => join(ROOT, d))
+  if (existsSync(built) && !sources.some((dir) => newer(dir, built))) return
+  execFileSync('npm', ['run', 'build', '-w', '@hearth/web'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
+    env: { ...process.env, NODE_ENV: 'production' },
+  })
+}
+
+/** Whether any file under `dir` changed after `file` was written. */
+function newer(dir: string, file: string): boolean {
+  const at = statSync(file).mtimeMs
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
+    (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > at,
+  )
+}
