@@ -172,7 +172,9 @@ export class IdbBlockStore implements StorageBackend {
         requests.push(blocks.delete(IDBKeyRange.bound([file.path], [file.path, Number.POSITIVE_INFINITY])))
         stored = 0
       } else if (file.truncate && file.size < stored) {
-        // Shrunk: blocks past the end go, and the last one is rewritten without its tail.
+        // Shrunk: blocks past the end go, and the last one is rewritten without its tail. (A file
+        // shrunk and grown again within one flush would keep its old bytes between the two sizes
+        // in that block, as only the final size is known; PostgreSQL writes every page it adds.)
         const keep = Math.ceil(file.size / BLOCK_SIZE)
         requests.push(
           blocks.delete(IDBKeyRange.bound([file.path, keep], [file.path, Number.POSITIVE_INFINITY])),
