@@ -10,7 +10,8 @@ const LOCK_WAIT_MS = 3000
  * Takes the Web Lock of the browser replica `name`, so one tab at a time has it open: two
  * PGlite instances on one set of files would each overwrite the other's writes. Answers the
  * function that lets it go. A second tab gets a HearthError `REPLICA_IN_USE`. Where there are
- * no Web Locks (not a browser), there is nothing to share the replica with, and nothing is held.
+ * no Web Locks (Node; or a page that is not a secure context, which has no service worker
+ * either), nothing is held.
  */
 export async function lockReplica(name: string): Promise<() => void> {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks
