@@ -25,7 +25,7 @@ import { openStore } from '@hearth/engine/node'
 import { mintApiKey } from '@hearth/server'
 import type { BrowserContext, Page } from 'playwright-core'
 import { ulid } from 'ulidx'
-import { launchChromium } from '../../test/src/browser.ts'
+import { launchPersistentChromium } from '../../test/src/browser.ts'
 import { ensureWebBuild } from '../../test/web/web-build.ts'
 import { type StoreName, scratchPostgres } from './bench-store.ts'
 import { seedHousehold } from './household-seed.ts'
@@ -74,7 +74,7 @@ async function benchStore(name: StoreName): Promise<Line[]> {
   const scratch = name === 'postgres' ? await scratchPostgres('hearth_bench_web') : null
   const dataDir = join(work, 'server')
   let server: Awaited<ReturnType<typeof startServer>> | null = null
-  const browser = await launchChromium()
+  const contexts: BrowserContext[] = []
   try {
     // Seed with the engine before the server opens the store (PGlite has one process per folder).
     const store = await openStore(scratch ? { databaseUrl: scratch.url, dataDir } : { dataDir })
@@ -108,12 +108,16 @@ async function benchStore(name: StoreName): Promise<Line[]> {
       return res.json()
     }
 
-    // Two devices of the owner: two contexts, each with its own IndexedDB replica, synced at once.
+    // Two devices of the owner: two browsers, each with a profile on disk (a `newContext()` keeps
+    // IndexedDB in memory, so a reload would not read a replica as a person's browser does) and
+    // its own IndexedDB replica, synced at once.
     const viewport = { width: 1280, height: 860 }
     const [a, b] = await Promise.all(
-      ['A', 'B'].map(async (device) =>
-        signIn(await browser.newContext({ viewport }), url, key.token, device),
-      ),
+      ['A', 'B'].map(async (device) => {
+        const context = await launchPersistentChromium(join(work, `profile-${device}`), { viewport })
+        contexts.push(context)
+        return signIn(context, url, key.token, device)
+      }),
     )
     for (const [device, d] of [
       ['A', a!],
@@ -129,7 +133,7 @@ async function benchStore(name: StoreName): Promise<Line[]> {
     lines.push(await editSeen(name, a!.page, b!.page, seeded.accountIds[0]!, rest))
     return lines
   } finally {
-    await browser.close()
+    for (const context of contexts) await context.close()
     if (server) await stopServer(server.child)
     await scratch?.drop()
     rmSync(work, { recursive: true, force: true })
@@ -141,7 +145,7 @@ async function signIn(context: BrowserContext, url: string, token: string, devic
   // tsx keeps function names with an `__name` helper, which functions sent to the page then call.
   await context.addInitScript({ content: 'globalThis.__name = (f) => f' })
   await context.addInitScript(installBudgetProbe)
-  const page = await context.newPage()
+  const page = context.pages()[0] ?? (await context.newPage())
   page.on('pageerror', (error) => console.error(`page error (${device}):`, error.message))
   await page.goto(`${url}/app/`)
   await page.getByLabel('API key').fill(token)
@@ -218,12 +222,28 @@ async function warmLoad(store: string, page: Page, get: () => Promise<unknown>):
   }
   const interactive: number[] = []
   const open: number[] = []
+  // Where a reload's time goes: the replica's Web Lock, PGlite's start on its blocks, its open.
+  const phases: Record<string, number[]> = {}
+  const phasesOf = async () => {
+    const entries = await page.evaluate(() =>
+      performance
+        .getEntriesByType('measure')
+        .filter((e) => e.name.startsWith('hearth: '))
+        .map((e) => ({ name: e.name, ms: e.duration })),
+    )
+    for (const e of entries) phases[e.name] = [...(phases[e.name] ?? []), e.ms]
+  }
   await load() // one unmeasured: the first reload after sign-in
   for (let i = 0; i < RUNS.reloads; i++) {
     const [ready, opened] = await load()
     interactive.push(ready)
     open.push(opened)
+    await phasesOf()
   }
+  for (const [name, ms] of Object.entries(phases))
+    console.log(
+      `[${store}] warm reload, ${name.slice('hearth: '.length)}: p50 ${summarize(ms).medianMs.toFixed(1)} ms`,
+    )
   if (args.profile) await profiled(page, 'warm reload', load)
   const base = await time(get, { runs: RUNS.reloads * 3, warmup: 2 })
   return [

@@ -4,6 +4,7 @@
  * Node-only; Node resolves `@hearth/client` to `node.ts`, which adds folders and fsync.
  */
 import { openPGliteStore } from '@hearth/engine'
+import { openBrowserReplica } from './browser-replica.ts'
 import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import { createHearthWith, type Hearth, type HearthOptions, type HearthPlatform } from './hearth.ts'
 import { openNoteIdb } from './note-idb-cache.ts'
@@ -25,11 +26,15 @@ export type { PendingMutation, ReplicaIdentity } from './replica.ts'
 export * from './sync-client.ts'
 
 /**
- * The browser platform: PGlite in memory or in IndexedDB (`idb://name`), the durable queue in
- * IndexedDB beside it (`hearth-queue:name`), and the global WebSocket.
+ * The browser platform: PGlite in memory, or (`idb://name`) in memory with its files kept as
+ * blocks in IndexedDB (`hearth-replica:name`, one tab at a time: browser-replica.ts), the
+ * durable queue in IndexedDB beside it (`hearth-queue:name`), and the global WebSocket.
  */
 export const browserPlatform: HearthPlatform = {
-  openStore: (location) => openPGliteStore({ dataDir: location, sharedBuffers: DEVICE_SHARED_BUFFERS }),
+  openStore: async (location) =>
+    location.startsWith('idb://')
+      ? (await openBrowserReplica(location.slice('idb://'.length))).store
+      : openPGliteStore({ dataDir: location, sharedBuffers: DEVICE_SHARED_BUFFERS }),
   openQueue: async (location) =>
     location.startsWith('idb://')
       ? IdbQueue.open(`hearth-queue:${location.slice('idb://'.length)}`)

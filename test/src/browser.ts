@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { extname, join, normalize } from 'node:path'
-import { type Browser, chromium } from 'playwright-core'
+import { type Browser, type BrowserContext, chromium } from 'playwright-core'
 
 const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
 
@@ -24,22 +24,40 @@ export function chromiumPath(): string | null {
   return found
 }
 
-/** Headless Chromium, with nothing reaching out to the network on its own. */
-export function launchChromium(): Promise<Browser> {
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+function executable(): string {
   const executablePath = chromiumPath()
   if (!executablePath) throw new Error('No Chromium on this machine.')
-  return chromium.launch({
-    executablePath,
+  return executablePath
+}
+
+/** Headless Chromium, with nothing reaching out to the network on its own. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: executable(), headless: true, args: ARGS })
+}
+
+/**
+ * Headless Chromium with a profile in `userDataDir`, as a person's browser has: its IndexedDB
+ * and service worker outlive the browser (a `newContext()` keeps IndexedDB in memory).
+ */
+export function launchPersistentChromium(
+  userDataDir: string,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: executable(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: ARGS,
+    viewport: options.viewport ?? { width: 1280, height: 860 },
   })
 }
 

@@ -1,6 +1,4 @@
 import 'fake-indexeddb/auto'
-import { join } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
 import {
   browserPlatform,
   createHearthWith,
@@ -9,12 +7,11 @@ import {
   IdbQueue,
   type SocketLike,
 } from '@hearth/client'
-import { TYPE_PARSERS, wrapPGlite } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { type TestMember, useTestServer } from '../src/index.ts'
-import { expectConverged, newDeviceFolder } from './devices.ts'
+import { expectConverged } from './devices.ts'
 
 const server = useTestServer()
 
@@ -22,27 +19,6 @@ const server = useTestServer()
 const platform: HearthPlatform = {
   ...browserPlatform,
   socket: (url: string) => new WebSocket(url) as unknown as SocketLike,
-}
-
-/**
- * The same, except that a new IndexedDB store starts from a migrated data folder rather than
- * initdb and migrations, which take half a minute on fake-indexeddb (every write is a structured
- * clone). Reopening goes through the browser platform's own `openStore`.
- */
-async function seededPlatform(): Promise<HearthPlatform> {
-  const folder = await newDeviceFolder()
-  const template = new PGlite(join(folder, 'pgdata'))
-  await template.waitReady
-  const dump = await template.dumpDataDir('none')
-  await template.close()
-  return {
-    ...platform,
-    async openStore(location) {
-      const pg = new PGlite(location, { parsers: TYPE_PARSERS, loadDataDir: dump })
-      await pg.waitReady
-      return wrapPGlite(pg, location)
-    },
-  }
 }
 
 function open(member: TestMember, store: string, on = platform): Promise<Hearth> {
@@ -59,7 +35,7 @@ describe('browser storage (idb:// and the IndexedDB queue)', () => {
   it('keeps the replica and unsent mutations in IndexedDB across a restart, and syncs them once', async () => {
     const owner = await server.newOwner()
     const store = `idb://hearth-${ulid()}`
-    const first = await open(owner, store, await seededPlatform())
+    const first = await open(owner, store)
     await first.sync.whenSynced()
     await first.sync.disconnect()
     await first.mutate.tags.create({ id: ulid(), name: 'Offline in a tab' })

@@ -583,11 +583,13 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
 
   it('opens the app shell from the service worker with the network off', async () => {
     await a.context.setOffline(true)
+    // The replica is one tab's at a time (a second gets REPLICA_IN_USE): the new tab takes over.
+    await a.page.close()
     const page = await a.context.newPage()
     await page.goto(`${server.url}/app/payees`)
     await page.getByRole('heading', { name: 'Payees', exact: true }).waitFor({ timeout: 60_000 })
     expect(await page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true)
-    await page.close()
+    a.page = page
     await a.context.setOffline(false)
   }, 120_000)
 

@@ -11,7 +11,9 @@ const ROOT = join(import.meta.dirname, '..', '..')
  */
 export function ensureWebBuild(): void {
   const built = join(ROOT, 'packages/web/dist/index.html')
-  if (existsSync(built) && !newer(join(ROOT, 'packages/web/src'), built)) return
+  // The bundle holds the SDK and the engine from their sources too (the replica's storage, say).
+  const sources = ['packages/web/src', 'client-sdk/src', 'packages/engine/src'].map((d) => join(ROOT, d))
+  if (existsSync(built) && !sources.some((dir) => newer(dir, built))) return
   execFileSync('npm', ['run', 'build', '-w', '@hearth/web'], {
     cwd: ROOT,
     stdio: 'ignore',

@@ -1,6 +1,6 @@
 import { existsSync, renameSync } from 'node:fs'
 import type { Store } from '@hearth/engine'
-import { sql } from 'kysely'
+import { openChecked } from '../replica-check.ts'
 
 /**
  * Opens a device's replica folder. One that fails to open (PostgreSQL refuses a torn control
@@ -16,25 +16,11 @@ export async function openReplicaFolder(
   open: (folder: string) => Promise<Store>,
 ): Promise<{ store: Store; movedAside: string | null }> {
   try {
-    return { store: await openChecked(folder, open), movedAside: null }
+    return { store: await openChecked(() => open(folder)), movedAside: null }
   } catch (error) {
     if (!existsSync(folder)) throw error
     const aside = `${folder}.damaged-${new Date().toISOString().replaceAll(/[:.]/g, '-')}`
     renameSync(folder, aside)
     return { store: await open(folder), movedAside: aside }
-  }
-}
-
-async function openChecked(folder: string, open: (folder: string) => Promise<Store>): Promise<Store> {
-  const store = await open(folder)
-  try {
-    const { rows } = await sql<{ name: string }>`
-      select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname = current_schema() and c.relkind = 'r'`.execute(store.db)
-    for (const { name } of rows) await sql`select count(*) from ${sql.table(name)}`.execute(store.db)
-    return store
-  } catch (error) {
-    await store.close().catch(() => {})
-    throw error
   }
 }

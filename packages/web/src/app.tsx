@@ -25,7 +25,7 @@ export function App() {
   const [session, setSession] = useState<Session | null>(loadSession)
   const [hearth, setHearth] = useState<Hearth | null>(null)
   const [opening, setOpening] = useState<Promise<Hearth> | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<{ message: string; code: string | null } | null>(null)
 
   useEffect(() => {
     if (!session) return
@@ -43,7 +43,9 @@ export function App() {
           ;(globalThis as { hearth?: Hearth }).hearth = h
         }
       },
-      (e) => !cancelled && setError(errorMessage(e)),
+      // A HearthError's code (REPLICA_IN_USE: the household is open in another tab) goes on the alert.
+      (e) =>
+        !cancelled && setError({ message: errorMessage(e), code: (e as { code?: string })?.code ?? null }),
     )
     return () => {
       cancelled = true
@@ -71,12 +73,19 @@ export function App() {
   if (error) {
     return (
       <main class="signin">
-        <section class="card signin-card" role="alert">
+        <section class="card signin-card" role="alert" data-code={error.code ?? undefined}>
           <h1>Hearth could not open this household</h1>
-          <p>{error}</p>
-          <button type="button" class="primary" onClick={signOut}>
-            Sign in again
-          </button>
+          <p>{error.message}</p>
+          {error.code === 'REPLICA_IN_USE' ? (
+            // Signing out here would take the other tab's session with it.
+            <button type="button" class="primary" onClick={() => location.reload()}>
+              Try again
+            </button>
+          ) : (
+            <button type="button" class="primary" onClick={signOut}>
+              Sign in again
+            </button>
+          )}
         </section>
       </main>
     )

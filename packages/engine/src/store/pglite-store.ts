@@ -20,6 +20,20 @@ export interface PGliteStoreOptions {
   sharedBuffers?: string
   /** Makes a folder durable (see `durableStorage` in the Node entry); absent, PGlite never syncs. */
   durable?: DurableStorage
+  /**
+   * A file system of the caller's (the browser's IndexedDB block store, say), opened instead of
+   * `dataDir`, which then only names the store.
+   */
+  fs?: NonNullable<PGliteOptions['fs']>
+  /** Arguments for initdb, when the store is new (`--wal-segsize=1`, say). */
+  initdbParams?: readonly string[]
+  /** Settings after PGlite's own start parameters, each passed as `-c name=value`. */
+  settings?: Readonly<Record<string, string>>
+  /**
+   * Answers a query before its writes reach `fs` (PGlite's `relaxedDurability`); the writes
+   * follow in the order they were made.
+   */
+  relaxedDurability?: boolean
 }
 
 /** How a folder store syncs: its file system, its start parameters, and the wait before a commit is answered. */
@@ -43,10 +57,15 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
   const durable = options.durable
   const startParams = [...(durable?.startParams ?? PGlite.defaultStartParams)]
   if (options.sharedBuffers) startParams.push('-c', `shared_buffers=${options.sharedBuffers}`)
-  if (durable || options.sharedBuffers) pgliteOptions.startParams = startParams
-  if (durable) pgliteOptions.fs = durable.fs
+  for (const [name, value] of Object.entries(options.settings ?? {}))
+    startParams.push('-c', `${name}=${value}`)
+  if (durable || options.sharedBuffers || options.settings) pgliteOptions.startParams = startParams
+  const fs = durable?.fs ?? options.fs
+  if (fs) pgliteOptions.fs = fs
+  if (options.initdbParams) pgliteOptions.initDbStartParams = [...options.initdbParams]
+  if (options.relaxedDurability) pgliteOptions.relaxedDurability = true
   const pg =
-    options.dataDir === 'memory://' || durable
+    options.dataDir === 'memory://' || fs
       ? new PGlite(pgliteOptions)
       : new PGlite(options.dataDir, pgliteOptions)
   await pg.waitReady

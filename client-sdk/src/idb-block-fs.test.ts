@@ -1,0 +1,86 @@
+import 'fake-indexeddb/auto'
+import { openPGliteStore, type Store } from '@hearth/engine'
+import { openDB } from 'idb'
+import { sql } from 'kysely'
+import { ulid } from 'ulidx'
+import { describe, expect, it } from 'vitest'
+import { openBrowserReplica } from './browser-replica.ts'
+import { BLOCK_FS_INITDB, BLOCK_FS_SETTINGS, blockDbName, idbBlockFs } from './idb-block-fs.ts'
+
+/** The block store's logic on fake-indexeddb; test/web/replica-storage.test.ts runs it in Chromium. */
+async function open(name: string) {
+  const { fs, backend } = idbBlockFs(name)
+  const store: Store = await openPGliteStore({
+    dataDir: `idb://${name}`,
+    fs,
+    initdbParams: BLOCK_FS_INITDB,
+    settings: BLOCK_FS_SETTINGS,
+    relaxedDurability: true,
+  })
+  return { store, backend, fs }
+}
+
+describe('the IndexedDB block store', () => {
+  it('keeps what was written across reopening, writing a few blocks per commit', {
+    timeout: 120_000,
+  }, async () => {
+    const name = `blocks-${ulid()}`
+    const first = await open(name)
+    await sql`create table notes (id int primary key, body text)`.execute(first.store.db)
+    await first.fs.syncToFs()
+    const before = { ...first.backend.stats }
+    for (let i = 0; i < 50; i++) {
+      await sql`insert into notes values (${i}, ${`note ${i} `.repeat(100)})`.execute(first.store.db)
+    }
+    // Each commit writes a handful of 64 kB blocks, not whole files (flushes trail the commits).
+    await first.fs.syncToFs()
+    const flushes = first.backend.stats.flushes - before.flushes
+    const blocks = first.backend.stats.blocks - before.blocks
+    expect(flushes).toBeGreaterThan(0)
+    expect(blocks / flushes).toBeLessThan(8)
+    const { rows: segsize } = await sql<{
+      s: string
+    }>`select current_setting('wal_segment_size') as s`.execute(first.store.db)
+    expect(segsize[0]!.s).toBe('1MB')
+    // A checkpoint writes data files; more rows after it land in the WAL only.
+    await sql`checkpoint`.execute(first.store.db)
+    await sql`update notes set body = 'changed' where id < 10`.execute(first.store.db)
+    await sql`delete from notes where id >= 40`.execute(first.store.db)
+    await first.store.close()
+
+    const second = await open(name)
+    const { rows } = await sql<{ n: number; changed: number }>`
+      select count(*)::int as n, count(*) filter (where body = 'changed')::int as changed from notes`.execute(
+      second.store.db,
+    )
+    expect(rows[0]).toEqual({ n: 40, changed: 10 })
+    await second.store.close()
+    expect(blockDbName(name)).toBe(`hearth-replica:${name}`)
+  })
+
+  it('is deleted and opened empty when it fails to open', { timeout: 120_000 }, async () => {
+    const name = `damaged-${ulid()}`
+    const first = await openBrowserReplica(name)
+    await sql`create table kept (id int)`.execute(first.store.db)
+    await first.store.close()
+    // pg_control, zeroed: PostgreSQL refuses to start on it.
+    const db = await openDB(blockDbName(name))
+    const tx = db.transaction('blocks', 'readwrite')
+    for (const block of await tx.store.getAll(
+      IDBKeyRange.bound(['/global/pg_control'], ['/global/pg_control', 1e9]),
+    ))
+      await tx.store.put({ ...block, data: new Uint8Array(block.data.length) })
+    await tx.done
+    db.close()
+    const second = await openBrowserReplica(name)
+    expect(second.rebuilt).toBe(true)
+    const { rows } = await sql<{
+      n: number
+    }>`select count(*)::int as n from pg_class where relname = 'kept'`.execute(second.store.db)
+    expect(rows[0]!.n).toBe(0)
+    await second.store.close()
+    const third = await openBrowserReplica(name)
+    expect(third.rebuilt).toBe(false)
+    await third.store.close()
+  })
+})
