@@ -584,7 +584,10 @@ function expectClean(req: Sent, res: Answer): void {
 async function stateOf(member: TestMember): Promise<string> {
   const db = server.store.db
   const [clock, user, keys] = await Promise.all([
-    sql`select version from household_clock where household_id = ${member.householdId}`.execute(db),
+    // With the tables its last change wrote, so that a change shows what it touched.
+    sql`select c.version, (select array_agg(distinct l.table_name order by l.table_name) from change_log l
+          where l.household_id = c.household_id and l.version = c.version) as tables
+        from household_clock c where c.household_id = ${member.householdId}`.execute(db),
     sql`select * from users where id = ${member.userId}`.execute(db),
     sql`select id, name, revoked_at from api_keys where user_id = ${member.userId} order by id`.execute(db),
   ])
@@ -1026,6 +1029,20 @@ describe('outside fuzz of every operation in /openapi.json', () => {
 
   it("answers 404 for a household the caller is not in, or for another household's rows, and changes nothing there", async () => {
     const failures: string[] = []
+    // The victim's own setup left events in the outbox, and the notifications one of them calls
+    // for are written by a mutation of their own, which moves the household's clock: wait for
+    // them, so that only the fuzz could move it from here.
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await sql<{ n: number }>`
+            select count(*)::int as n from outbox
+            where household_id = ${victim.householdId} and status = 'pending'`.execute(server.store.db)
+          return rows[0]!.n
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(0)
     const before = await stateOf(victim)
     const check = async (op: Op, what: string, req: Sent, expectStatus: (status: number) => boolean) => {
       const res = await send(caller.api.token, req)
