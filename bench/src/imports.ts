@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createHearth, type Hearth } from '@hearth/client'
+import { createHearthWith, type Hearth, nodePlatform } from '@hearth/client'
 import {
   type ActorContext,
   type HouseholdContext,
@@ -323,10 +323,21 @@ async function measureDevice(store: Store): Promise<Comparison[]> {
     { store, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }) },
   )
   const folder = mkdtempSync(join(tmpdir(), 'hearth-bench-imports-device-'))
+  // With IMPORTS_BENCH_PROFILE=1 the device's own store counts its statements.
+  const profile = PROFILE ? new StatementProfile() : null
+  const platform = profile
+    ? {
+        ...nodePlatform,
+        openStore: async (location: string) => {
+          const opened = await nodePlatform.openStore(location)
+          return { ...opened, db: opened.db.withPlugin(profile) }
+        },
+      }
+    : nodePlatform
   let device: Hearth | null = null
   try {
     let started = performance.now()
-    device = await createHearth({
+    device = await createHearthWith(platform, {
       serverUrl: server.url,
       token: key.token,
       household: ctx.householdId,
@@ -338,6 +349,7 @@ async function measureDevice(store: Store): Promise<Comparison[]> {
       `[${name}] first sync of the household (${LEDGER} rows) into a fresh replica: ${(performance.now() - started).toFixed(0)} ms`,
     )
     await device.sync.disconnect()
+    profile?.take()
 
     const preview: number[] = []
     const commit: number[] = []
@@ -347,19 +359,23 @@ async function measureDevice(store: Store): Promise<Comparison[]> {
       started = performance.now()
       const plan = await device.query.imports.preview(file)
       const previewMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} preview`)
       if (plan.counts.new !== FILE_ROWS)
         throw new Error(`expected ${FILE_ROWS} new rows, got ${JSON.stringify(plan.counts)}`)
       started = performance.now()
       const { batch } = await device.mutate.imports.commit({ ...file, id: id(), planDigest: plan.digest })
       const commitMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} commit`)
       if (batch.createdCount !== FILE_ROWS) throw new Error(`committed ${batch.createdCount}`)
       started = performance.now()
       await device.mutate.imports.undo({ id: batch.id })
       const undoMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} undo`)
       const requests = bulkRequests(plan.rows, seeded, `B${r}`)
       started = performance.now()
       for (const request of requests) await device.mutate.transactions.bulkCreate(request)
       const bulkMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} bulk create`)
       // As the server path does: straight on the replica, which stays offline and is thrown away.
       await dropBulkRows(device.store.db, ctx.householdId, `B${r}`)
       console.log(
