@@ -13,14 +13,20 @@ export const POSTGRES_URL =
 
 export type StoreName = 'pglite' | 'postgres'
 
-/** `--store pglite|postgres|both` (default both), plus `--reseed`. */
-export function benchArgs(): { stores: StoreName[]; reseed: boolean } {
+/**
+ * `--store pglite|postgres|both` (default both), plus `--reseed`. A bench that measures more than
+ * the two stores names its own further choices in `extra` (such as `device`).
+ */
+export function benchArgs<E extends string = never>(
+  extra: readonly E[] = [],
+): { stores: (StoreName | E)[]; reseed: boolean } {
   const { values } = parseArgs({
     options: { store: { type: 'string', default: 'both' }, reseed: { type: 'boolean', default: false } },
   })
-  const stores: StoreName[] = values.store === 'both' ? ['pglite', 'postgres'] : [values.store as StoreName]
+  const known: readonly string[] = ['pglite', 'postgres', ...extra]
+  const stores = (values.store === 'both' ? ['pglite', 'postgres'] : [values.store]) as (StoreName | E)[]
   for (const s of stores)
-    if (s !== 'pglite' && s !== 'postgres') throw new Error(`--store must be pglite, postgres or both`)
+    if (!known.includes(s)) throw new Error(`--store must be ${[...known, 'both'].join(', ')}`)
   return { stores, reseed: values.reseed ?? false }
 }
 

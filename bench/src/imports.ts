@@ -1,5 +1,19 @@
-import { type HouseholdContext, operations, runMutation, runQuery, SCOPES, type Store } from '@hearth/engine'
-import { sql } from 'kysely'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createHearthWith, type Hearth, nodePlatform } from '@hearth/client'
+import {
+  type ActorContext,
+  type HouseholdContext,
+  operations,
+  runMutation,
+  runQuery,
+  SCOPES,
+  type Store,
+} from '@hearth/engine'
+import { loadConfig, mintApiKey, startServer } from '@hearth/server'
+import { type Kysely, sql } from 'kysely'
+import pino from 'pino'
 import { monotonicFactory } from 'ulidx'
 import { benchArgs, openScratchStore } from './bench-store.ts'
 import { StatementProfile } from './statement-profile.ts'
@@ -18,19 +32,21 @@ const PROFILE = process.env.IMPORTS_BENCH_PROFILE === '1'
 const WORDS = ['market', 'shop', 'cafe', 'online', 'services', 'fuel', 'pharmacy', 'bakery', 'cinema', 'taxi']
 
 /**
- * `npx tsx bench/src/imports.ts [--store pglite|postgres|both]`: preview and commit of a
+ * `npx tsx bench/src/imports.ts [--store pglite|postgres|both|device]`: preview and commit of a
  * 10,000-row OFX 1.02 file into an account holding 100,000 rows, with 200 enabled rules, beside
  * bulk create of the same 10,000 rows (20 requests of 500, the engine's own import path without a
  * file) in the same run. Between commits the batch is undone, so each commit meets the same
- * ledger. PGlite is the store a device runs.
+ * ledger. `pglite` and `postgres` run the engine's server path on that store; `device` seeds a
+ * PGlite server store, syncs a real SDK device (`@hearth/client`, its own PGlite folder and file
+ * queue) from an in-process server, takes it offline and runs the same steps as device calls.
  */
 async function main(): Promise<void> {
-  const { stores } = benchArgs()
+  const { stores } = benchArgs(['device'])
   const rows: Comparison[] = []
   for (const name of stores) {
-    const { store, drop } = await openScratchStore(name, 'imports')
+    const { store, drop } = await openScratchStore(name === 'device' ? 'pglite' : name, 'imports')
     try {
-      rows.push(...(await measure(name, store)))
+      rows.push(...(name === 'device' ? await measureDevice(store) : await measure(name, store)))
     } finally {
       await store.close()
       // `IMPORTS_BENCH_KEEP=1` keeps the seeded store, to look at its statements afterwards.
@@ -92,9 +108,18 @@ function timing(samples: number[]): Timing {
   return { runs: s.length, medianMs: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) }
 }
 
-async function measure(name: string, store: Store): Promise<Comparison[]> {
-  const profile = PROFILE ? new StatementProfile() : null
-  const db = profile ? store.db.withPlugin(profile) : store.db
+/** What `seed` made: the household, its owner, the account the files go to, and the files. */
+interface Seeded {
+  ctx: HouseholdContext
+  actor: ActorContext
+  account: string
+  id: () => string
+  /** Round `r`'s file: the same rows each round, under the round's own FITIDs. */
+  fileOf: (r: number) => { accountId: string; format: 'ofx'; content: string }
+}
+
+/** Seeds the household the issue names: 60 categories, 400 payees, 200 rules, 100,000 rows. */
+async function seed(name: string, db: Kysely<any>): Promise<Seeded> {
   const random = prng(12)
   const id = monotonicFactory(() => random())
   const actor = { userId: id(), scopes: [...SCOPES], now: new Date() }
@@ -170,7 +195,6 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
            case when n % 3 = 0 then 'ref ' || (n % 300) else null end, 'cleared', 'imported', 'normal', 'old-' || n, now(), now()
     from generate_series(1, ${LEDGER}) as n`.execute(db)
   await sql`analyze`.execute(db)
-  profile?.take()
   const names = payees.map((p) => p.name)
   // Each round brings the same rows under its own FITIDs, so every preview reads a file the
   // process has not read before (a commit takes the statement its preview read).
@@ -179,10 +203,67 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
     format: 'ofx' as const,
     content: ofxFile(FILE_ROWS, names, `F${r}`),
   })
-  let file = fileOf(0)
   console.log(
-    `[${name}] file of ${FILE_ROWS} rows, ${file.content.length} characters; ledger ${LEDGER} rows, ${RULES} rules`,
+    `[${name}] file of ${FILE_ROWS} rows, ${fileOf(0).content.length} characters; ledger ${LEDGER} rows, ${RULES} rules`,
   )
+  return { ctx, actor, account, id, fileOf }
+}
+
+/** The plan's rows as bulk create takes them, 500 a request, as an import without a file is made. */
+function bulkRequests(
+  rows: readonly { date?: string | null; amountCents?: unknown; payee?: string | null }[],
+  { account, id }: Seeded,
+  tag: string,
+) {
+  const all = rows.map((row, i) => ({
+    id: id(),
+    accountId: account,
+    date: row.date!,
+    amountCents: Number(row.amountCents),
+    payeeName: row.payee!,
+    importedId: `${tag}-${i}`,
+  }))
+  const requests = []
+  for (let i = 0; i < all.length; i += 500) requests.push({ transactions: all.slice(i, i + 500) })
+  return requests
+}
+
+/** Removes round `tag`'s bulk-created rows, so the next round meets the same ledger. */
+async function dropBulkRows(db: Kysely<any>, householdId: string, tag: string): Promise<void> {
+  await sql`update transactions set deleted_at = now(), imported_id = null where household_id = ${householdId} and imported_id like ${`${tag}-%`}`.execute(
+    db,
+  )
+}
+
+function verdicts(store: string, preview: number[], commit: number[], bulk: number[]): Comparison[] {
+  const baseline = timing(bulk)
+  return [
+    {
+      store,
+      measure: `preview ${FILE_ROWS}-row OFX (vs bulk create of the rows)`,
+      engine: timing(preview),
+      baseline,
+      targetMs: TARGET_MS,
+    },
+    {
+      store,
+      measure: `commit ${FILE_ROWS}-row OFX (vs bulk create of the rows)`,
+      engine: timing(commit),
+      baseline,
+      targetMs: TARGET_MS,
+    },
+  ]
+}
+
+async function measure(name: string, store: Store): Promise<Comparison[]> {
+  const profile = PROFILE ? new StatementProfile() : null
+  const db = profile ? store.db.withPlugin(profile) : store.db
+  const seeded = await seed(name, db)
+  const { ctx, id, fileOf } = seeded
+  const run = async (mutator: any, args: unknown): Promise<any> =>
+    (await runMutation(db, mutator, args, { ...ctx, now: new Date() })).result
+  profile?.take()
+  let file = fileOf(0)
 
   const preview: number[] = []
   const commit: number[] = []
@@ -203,22 +284,12 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
     await run(operations.imports.undo, { id: batch.id })
     profile?.take()
     // The same rows through bulk create, 500 a request, as an import without a file is made.
-    const rows = plan.rows.map((row, i) => ({
-      id: id(),
-      accountId: account,
-      date: row.date!,
-      amountCents: Number(row.amountCents),
-      payeeName: row.payee!,
-      importedId: `B${r}-${i}`,
-    }))
+    const requests = bulkRequests(plan.rows, seeded, `B${r}`)
     started = performance.now()
-    for (let i = 0; i < rows.length; i += 500)
-      await run(operations.transactions.bulkCreate, { transactions: rows.slice(i, i + 500) })
+    for (const request of requests) await run(operations.transactions.bulkCreate, request)
     const bulkMs = performance.now() - started
     profile?.print(`[${name}] run ${r} bulk create`)
-    await sql`update transactions set deleted_at = now(), imported_id = null where household_id = ${ctx.householdId} and imported_id like ${`B${r}-%`}`.execute(
-      db,
-    )
+    await dropBulkRows(db, ctx.householdId, `B${r}`)
     console.log(
       `[${name}] run ${r}${r === 0 ? " (warm-up, not counted: its commit makes the file's payees, about 8,800)" : ''}: preview ${previewMs.toFixed(0)} ms, commit ${commitMs.toFixed(0)} ms, bulk create ${bulkMs.toFixed(0)} ms`,
     )
@@ -228,23 +299,99 @@ async function measure(name: string, store: Store): Promise<Comparison[]> {
     commit.push(commitMs)
     bulk.push(bulkMs)
   }
-  const baseline = timing(bulk)
-  return [
-    {
-      store: name,
-      measure: `preview ${FILE_ROWS}-row OFX (vs bulk create of the rows)`,
-      engine: timing(preview),
-      baseline,
-      targetMs: TARGET_MS,
-    },
-    {
-      store: name,
-      measure: `commit ${FILE_ROWS}-row OFX (vs bulk create of the rows)`,
-      engine: timing(commit),
-      baseline,
-      targetMs: TARGET_MS,
-    },
-  ]
+  return verdicts(name, preview, commit, bulk)
+}
+
+/**
+ * The same rounds on a device: a real SDK device (its own PGlite folder and file queue) syncs the
+ * seeded household from a server in this process, goes offline, and runs preview, commit, undo
+ * and bulk create as device calls (`applyOne`: undo images, deferred checks, the queue write).
+ */
+async function measureDevice(store: Store): Promise<Comparison[]> {
+  const name = 'pglite (device, SDK)'
+  const seeded = await seed(name, store.db)
+  const { ctx, actor, id, fileOf } = seeded
+  const key = mintApiKey()
+  await runMutation(
+    store.db,
+    operations.apiKeys.create,
+    { id: id(), name: 'imports bench', scopes: [...SCOPES], keyHash: key.hash, prefix: key.prefix },
+    { ...actor, now: new Date() },
+  )
+  const server = await startServer(
+    { ...loadConfig({}), port: 0, host: '127.0.0.1' },
+    { store, logger: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' }) },
+  )
+  const folder = mkdtempSync(join(tmpdir(), 'hearth-bench-imports-device-'))
+  // With IMPORTS_BENCH_PROFILE=1 the device's own store counts its statements.
+  const profile = PROFILE ? new StatementProfile() : null
+  const platform = profile
+    ? {
+        ...nodePlatform,
+        openStore: async (location: string) => {
+          const opened = await nodePlatform.openStore(location)
+          return { ...opened, db: opened.db.withPlugin(profile) }
+        },
+      }
+    : nodePlatform
+  let device: Hearth | null = null
+  try {
+    let started = performance.now()
+    device = await createHearthWith(platform, {
+      serverUrl: server.url,
+      token: key.token,
+      household: ctx.householdId,
+      store: folder,
+      deviceName: 'imports bench',
+    })
+    await device.sync.whenSynced({ timeoutMs: 600_000 })
+    console.log(
+      `[${name}] first sync of the household (${LEDGER} rows) into a fresh replica: ${(performance.now() - started).toFixed(0)} ms`,
+    )
+    await device.sync.disconnect()
+    profile?.take()
+
+    const preview: number[] = []
+    const commit: number[] = []
+    const bulk: number[] = []
+    for (let r = 0; r <= RUNS; r++) {
+      const file = fileOf(r)
+      started = performance.now()
+      const plan = await device.query.imports.preview(file)
+      const previewMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} preview`)
+      if (plan.counts.new !== FILE_ROWS)
+        throw new Error(`expected ${FILE_ROWS} new rows, got ${JSON.stringify(plan.counts)}`)
+      started = performance.now()
+      const { batch } = await device.mutate.imports.commit({ ...file, id: id(), planDigest: plan.digest })
+      const commitMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} commit`)
+      if (batch.createdCount !== FILE_ROWS) throw new Error(`committed ${batch.createdCount}`)
+      started = performance.now()
+      await device.mutate.imports.undo({ id: batch.id })
+      const undoMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} undo`)
+      const requests = bulkRequests(plan.rows, seeded, `B${r}`)
+      started = performance.now()
+      for (const request of requests) await device.mutate.transactions.bulkCreate(request)
+      const bulkMs = performance.now() - started
+      profile?.print(`[${name}] run ${r} bulk create`)
+      // As the server path does: straight on the replica, which stays offline and is thrown away.
+      await dropBulkRows(device.store.db, ctx.householdId, `B${r}`)
+      console.log(
+        `[${name}] run ${r}${r === 0 ? ' (warm-up, not counted)' : ''}: preview ${previewMs.toFixed(0)} ms, commit ${commitMs.toFixed(0)} ms, undo ${undoMs.toFixed(0)} ms, bulk create ${bulkMs.toFixed(0)} ms`,
+      )
+      if (r === 0) continue
+      preview.push(previewMs)
+      commit.push(commitMs)
+      bulk.push(bulkMs)
+    }
+    return verdicts(name, preview, commit, bulk)
+  } finally {
+    await device?.close()
+    await server.close()
+    rmSync(folder, { recursive: true, force: true })
+  }
 }
 
 await main()
