@@ -157,9 +157,10 @@ function Shell(props: {
           {hearth ? (
             <SyncBadge hearth={hearth} />
           ) : (
-            <span class="sync-badge" data-state="opening" role="status">
-              Opening…
-            </span>
+            <output class="sync-badge sync-opening" aria-live="polite" data-state="opening">
+              <span class="dot" aria-hidden="true" />
+              <span class="sync-label">Opening…</span>
+            </output>
           )}
           <button type="button" class="ghost" onClick={props.onSignOut}>
             Sign out
