@@ -233,7 +233,18 @@ describe('webhooks over HTTP', () => {
 
   it('holds events from a paused subscription and deletes its deliveries with it', async () => {
     const receiver = await startReceiver()
-    const { api } = await server.newOwner()
+    const { api, householdId } = await server.newOwner()
+    // The household's own setup made events; a subscription to every type made before the outbox
+    // has fanned them out would receive them (fan-out reads the subscriptions it finds then).
+    await eventually(async () => {
+      const pending = await server.store.db
+        .selectFrom('outbox')
+        .select('id')
+        .where('household_id', '=', householdId)
+        .where('status', '=', 'pending')
+        .execute()
+      return pending.length === 0
+    }, 30_000)
     const sub = await subscribe(api, receiver.url, ['*'])
     expect(expectStatus(await api.patch(`${SUBS}/${sub.id}`, { status: 'paused' }), 200).status).toBe(
       'paused',
