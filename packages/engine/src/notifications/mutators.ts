@@ -3,7 +3,7 @@ import { NoArgsSchema } from '../catalog/fields.ts'
 import type { Database } from '../database.ts'
 import { notFound } from '../errors.ts'
 import { defineMutator } from '../mutator/define.ts'
-import { newUlid } from '../shared/ulid.ts'
+import { monotonicUlids } from '../shared/ulid.ts'
 import { draftFor } from './compose.ts'
 import {
   DEFAULT_LARGE_TRANSACTION_CENTS,
@@ -18,6 +18,13 @@ import { GenerateNotificationsArgsSchema, NotificationIdArgsSchema } from './sch
 export function notificationSendTopic(channel: string): string {
   return `notification.${channel}`
 }
+
+/**
+ * Notification ids, increasing within this process even within one millisecond: the feed is
+ * newest first by id, and the outbox hands events over in order, so a burst keeps its order
+ * (random ids within a millisecond had shuffled it).
+ */
+const notificationIds = monotonicUlids()
 
 /** The caller's own notification in this household, or 404 (another member's is not theirs to see). */
 async function requireOwn(tx: Transaction<Database>, householdId: string, userId: string, id: string) {
@@ -140,7 +147,7 @@ export const generateNotifications = defineMutator({
         .insertInto('notifications')
         .values({
           household_id: ctx.householdId,
-          id: newUlid(),
+          id: notificationIds(),
           user_id: member.user_id,
           kind: draft.kind,
           title: draft.title,
