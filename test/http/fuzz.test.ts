@@ -1032,17 +1032,7 @@ describe('outside fuzz of every operation in /openapi.json', () => {
     // The victim's own setup left events in the outbox, and the notifications one of them calls
     // for are written by a mutation of their own, which moves the household's clock: wait for
     // them, so that only the fuzz could move it from here.
-    await expect
-      .poll(
-        async () => {
-          const { rows } = await sql<{ n: number }>`
-            select count(*)::int as n from outbox
-            where household_id = ${victim.householdId} and status = 'pending'`.execute(server.store.db)
-          return rows[0]!.n
-        },
-        { timeout: 60_000 },
-      )
-      .toBe(0)
+    await server.outboxSettled(victim.householdId)
     const before = await stateOf(victim)
     const check = async (op: Op, what: string, req: Sent, expectStatus: (status: number) => boolean) => {
       const res = await send(caller.api.token, req)

@@ -236,15 +236,7 @@ describe('webhooks over HTTP', () => {
     const { api, householdId } = await server.newOwner()
     // The household's own setup made events; a subscription to every type made before the outbox
     // has fanned them out would receive them (fan-out reads the subscriptions it finds then).
-    await eventually(async () => {
-      const pending = await server.store.db
-        .selectFrom('outbox')
-        .select('id')
-        .where('household_id', '=', householdId)
-        .where('status', '=', 'pending')
-        .execute()
-      return pending.length === 0
-    }, 30_000)
+    await server.outboxSettled(householdId)
     const sub = await subscribe(api, receiver.url, ['*'])
     expect(expectStatus(await api.patch(`${SUBS}/${sub.id}`, { status: 'paused' }), 200).status).toBe(
       'paused',

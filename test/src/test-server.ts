@@ -23,6 +23,11 @@ export interface TestServer extends RunningServer {
   issueKey(userId: string, scopes: readonly Scope[]): Promise<string>
   /** Stops the server and starts another on the same port and store, as a restart would. */
   restart(): Promise<void>
+  /**
+   * Waits until the outbox holds nothing pending for a household: its events fanned out, and the
+   * notifications they call for written (by a mutation of their own, which moves its clock).
+   */
+  outboxSettled(householdId: string, timeoutMs?: number): Promise<void>
 }
 
 /**
@@ -59,6 +64,21 @@ export function useTestServer(
       const { port } = current()
       await current().close()
       running = await start({ port })
+    },
+    async outboxSettled(householdId, timeoutMs = 60_000) {
+      const until = Date.now() + timeoutMs
+      for (;;) {
+        const pending = await current()
+          .store.db.selectFrom('outbox')
+          .select('id')
+          .where('household_id', '=', householdId)
+          .where('status', '=', 'pending')
+          .limit(1)
+          .execute()
+        if (pending.length === 0) return
+        if (Date.now() > until) throw new Error(`The outbox of ${householdId} still holds pending items.`)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
     },
   }
   // Everything else reads through to the server of the moment, which a restart replaces.

@@ -3,22 +3,14 @@
  * Chromium: PGlite's files are held back at the network, so the replica cannot open until the
  * test lets them through, and what the page shows meanwhile can only come from the last start.
  */
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { chromiumPath, launchChromium } from '../src/browser.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { chromiumPath } from '../src/browser.ts'
 import { useTestServer } from '../src/index.ts'
-import { ensureWebBuild } from './web-build.ts'
+import { useWebBrowser } from './web-build.ts'
 
 const server = useTestServer()
-let browser: Browser
-
-beforeAll(async () => {
-  ensureWebBuild()
-  browser = await launchChromium()
-}, 180_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useWebBrowser()
 
 const syncState = (page: Page) => page.locator('.sync-badge').getAttribute('data-state')
 
@@ -35,7 +27,7 @@ describe.skipIf(!chromiumPath())('the budget before the replica opens', () => {
     expect((await owner.api.patch(cell, { assignedCents: '10000' })).status).toBe(200)
 
     // The service worker would answer PGlite's files from its cache, past the test's hold.
-    const context = await browser.newContext({
+    const context = await browser().newContext({
       serviceWorkers: 'block',
       viewport: { width: 1280, height: 860 },
     })

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { formatCents } from '../../packages/web/src/format.ts'
-import { chromiumPath, launchChromium } from '../src/browser.ts'
+import { chromiumPath } from '../src/browser.ts'
 import { useTestServer } from '../src/index.ts'
-import { ensureWebBuild } from './web-build.ts'
+import { useWebBrowser } from './web-build.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 /** Where the browser tests keep their screenshots (CI keeps the folder as an artefact). */
@@ -13,15 +13,7 @@ const SCREENSHOTS = join(ROOT, 'test-artifacts', 'screenshots')
 const H = '/households/current'
 
 const server = useTestServer()
-let browser: Browser
-
-beforeAll(async () => {
-  ensureWebBuild()
-  browser = await launchChromium()
-}, 180_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const browser = useWebBrowser()
 
 /** The rows of a report's table: key (the month, or a category or payee id), then each cell. */
 async function tableOf(page: Page, report: string) {
@@ -101,7 +93,7 @@ describe.skipIf(!chromiumPath())('the reports screen in Chromium', () => {
       )
     }
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1400 } })
+    const context = await browser().newContext({ viewport: { width: 1280, height: 1400 } })
     const page = await context.newPage()
     const pageErrors: string[] = []
     page.on('pageerror', (error) => pageErrors.push(error.message))

@@ -1,6 +1,9 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { launchChromium } from '../src/browser.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -28,4 +31,23 @@ function newer(dir: string, file: string): boolean {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
     (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > at,
   )
+}
+
+/**
+ * One Chromium for a test file's tests, on an app bundle built from its sources: launched before
+ * them, closed after them. Call at the top level; the answer gives the browser inside a test.
+ */
+export function useWebBrowser(): () => Browser {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    ensureWebBuild()
+    browser = await launchChromium()
+  }, 180_000)
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return () => {
+    if (!browser) throw new Error('useWebBrowser: Chromium starts in beforeAll; use it inside a test.')
+    return browser
+  }
 }
