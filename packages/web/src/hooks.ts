@@ -46,6 +46,7 @@ export function useWatch<K extends QueryName>(
   }))
   useEffect(() => {
     if (key === null || hearth === null) return
+    const parsed: unknown = JSON.parse(key)
     let live = true
     const stop = (
       hearth.watch as unknown as (
@@ -56,11 +57,11 @@ export function useWatch<K extends QueryName>(
       ) => () => void
     )(
       name,
-      JSON.parse(key),
+      parsed,
       (data) => {
         if (!live) return
         setState({ key, data, error: undefined })
-        remember(name, JSON.parse(key), data)
+        remember(name, parsed, data)
       },
       (error) => live && setState({ key, data: undefined, error }),
     )
