@@ -61,6 +61,8 @@ export async function startServer(
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
       durable: config.durability,
+      onConnectionLost: (error) =>
+        logger.warn({ err: error }, 'PostgreSQL ended an idle connection; the next query opens another'),
     }))
   try {
     const applied = await migrateToLatest(store.db)

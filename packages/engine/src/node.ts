@@ -17,11 +17,14 @@ export interface StoreConfig {
   dataDir: string
   /** Sync a folder store's write-ahead log before a commit is answered (default true); see docs/durability.md. */
   durable?: boolean
+  /** PostgreSQL only: told when the server ends an idle pooled connection (see openPostgresStore). */
+  onConnectionLost?: (error: Error) => void
 }
 
 /** Opens the configured store; a PGlite folder is locked against a second process first. */
 export async function openStore(config: StoreConfig): Promise<Store> {
-  if (config.databaseUrl) return openPostgresStore({ url: config.databaseUrl })
+  if (config.databaseUrl)
+    return openPostgresStore({ url: config.databaseUrl, onConnectionLost: config.onConnectionLost })
   if (config.dataDir === 'memory://') return openPGliteStore({ dataDir: 'memory://' })
   const release = lockDataDir(config.dataDir)
   try {

@@ -11,6 +11,12 @@ import { TYPE_PARSERS } from './type-parsers.ts'
 export interface PostgresStoreOptions {
   url: string
   poolSize?: number
+  /**
+   * Told when PostgreSQL ends a connection that sat idle in the pool (a restart, a failover, an
+   * administrator's `pg_terminate_backend`). The pool has already dropped it and the next query
+   * opens another; without a listener, `pg` would throw it and stop the process.
+   */
+  onConnectionLost?: (error: Error) => void
 }
 
 /** A `pg` type table that applies Hearth's parsers and leaves the rest to pg's defaults. */
@@ -32,6 +38,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     // Statements go out without waiting for the answers before them (PipelinedPostgresDriver).
     pipeline: true,
   })
+  pool.on('error', (error) => options.onConnectionLost?.(error))
   // Fail at start-up, not on the first request, when the server is unreachable.
   const client = await pool.connect()
   client.release()
