@@ -27,6 +27,19 @@ const WRITERS = 16
 const STORM_MS = Math.max(1000, Math.round(4000 * SCALE))
 const MODES = ['off', 'on'] as const
 type Mode = (typeof MODES)[number]
+/** REST writes: to the server without durability, and to the durable one with its syncs run or skipped. */
+type RestMode = Mode | 'skip'
+/** Every order of the three, taken in turn, so that no mode always follows another. */
+const REST_ORDERS: RestMode[][] = [
+  ['off', 'on', 'skip'],
+  ['skip', 'off', 'on'],
+  ['on', 'skip', 'off'],
+  ['off', 'skip', 'on'],
+  ['on', 'off', 'skip'],
+  ['skip', 'on', 'off'],
+]
+/** A skipped sync (the bench's switch) takes microseconds; a real one at least a tenth of a millisecond. */
+const SKIPPED_SYNC_MS = 0.02
 
 const pct = (samples: number[], q: number) => {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -67,10 +80,12 @@ async function main(): Promise<void> {
             HEARTH_DATA_DIR: join(work, `server-${mode}`),
             HEARTH_INIT_OWNER_TOKEN: tokens[mode],
             HEARTH_DURABILITY: mode,
+            HEARTH_BENCH_SYNC_SWITCH: mode === 'on' ? '1' : '0',
             // The storms write as fast as they can on one key: the bench measures the store, not the limiter.
             HEARTH_RATE_REST_PER_KEY: '100000000',
           },
           durableServer,
+          'pipe',
         )
         children.push(started.child)
         servers[mode] = { url: started.url, token: tokens[mode], child: started.child }
@@ -88,13 +103,15 @@ async function main(): Promise<void> {
       await res.arrayBuffer()
     }
 
-    // Each round writes once to each server, back to back, the first server taking turns: the
-    // second write of a round meets the first's after-effects (its server's work after the
-    // answer, the disk's writeback), so neither mode always goes second. Two server processes
-    // differ by a few tenths of a millisecond per write on their own (measured with the durable
-    // server's syncs skipped: from -0.26 to -0.08 ms in two runs), as much as a sync on a fast
-    // disk: so the writes are spread over several pairs of fresh server processes.
-    const rest: Record<Mode, number[]> = { off: [], on: [] }
+    // Each round writes once to each server, and once more to the durable one with its syncs
+    // skipped (durable-server.ts), in every order in turn: a write meets the one before's
+    // after-effects (its server's work after the answer, the disk's writeback), so no mode always
+    // follows another. Two server processes differ by a few tenths of a millisecond per write on
+    // their own (measured with the durable server's syncs skipped: from -0.26 to -0.08 ms in two
+    // runs), as much as a sync on a fast disk: so the writes are spread over several pairs of
+    // fresh server processes, and the sync's own cost is measured within one process, run against
+    // skipped.
+    const rest: Record<RestMode, number[]> = { off: [], on: [], skip: [] }
     const restSyncs = { inPlace: 0, pooled: 0 }
     const ownSyncs: number[] = []
     for (let pair = 0; pair < PROCESS_PAIRS; pair++) {
@@ -106,17 +123,19 @@ async function main(): Promise<void> {
       for (let i = 0; i < REST_SAMPLES / PROCESS_PAIRS + 30; i++) {
         if (i === 30) before = await walSyncs(servers.on.child)
         probe.sample(i >= 30)
-        for (const mode of i % 2 === 0 ? MODES : [...MODES].reverse()) {
+        for (const mode of REST_ORDERS[i % REST_ORDERS.length]!) {
+          if (mode !== 'off') await switchSyncs(servers.on.child, mode === 'skip')
           const start = performance.now()
-          await write(mode)
+          await write(mode === 'skip' ? 'on' : mode)
           if (i >= 30) rest[mode].push(performance.now() - start)
         }
       }
+      await switchSyncs(servers.on.child, false)
       const after = await walSyncs(servers.on.child)
       const inPlace = after.inPlace - before.inPlace
       restSyncs.inPlace += inPlace
       restSyncs.pooled += after.pooled - before.pooled
-      ownSyncs.push(...after.recentInPlaceMs.slice(-inPlace))
+      ownSyncs.push(...after.recentInPlaceMs.slice(-inPlace).filter((t) => t > SKIPPED_SYNC_MS))
     }
     probe.close()
     const disk = probe.samples
@@ -169,6 +188,8 @@ async function main(): Promise<void> {
     const inSyncs = (n: number) => `${(n / diskP50).toFixed(2)} fdatasyncs`
     const restExtra = pct(rest.on, 0.5) - pct(rest.off, 0.5)
     const restPaired = pairedP50(rest.on, rest.off)
+    const restSync = pairedP50(rest.on, rest.skip)
+    const restRest = pairedP50(rest.skip, rest.off)
     // The fdatasync a REST write itself runs: the server's own syncs of its WAL, timed in the
     // server, at the same moments as the writes (the floor's file is another file, synced beside).
     const ownSync = pct(ownSyncs, 0.5)
@@ -195,14 +216,14 @@ async function main(): Promise<void> {
         `${ms(commitPaired)} (${inSyncs(commitPaired)}); syncs per commit ${commits.syncsPerCommit.toFixed(2)}, in place ${(commits.inPlaceShare * 100).toFixed(0)}%`,
         `${commitPaired <= diskP50 ? 'met' : 'MISSED'} (<= 1 fdatasync)`,
       ],
-      ...MODES.map((mode) => [
-        `REST write (POST tags), durability ${mode}`,
+      ...(['off', 'on', 'skip'] as const).map((mode) => [
+        `REST write (POST tags), durability ${mode === 'skip' ? 'on, syncs skipped' : mode}`,
         `p50 ${ms(pct(rest[mode], 0.5))}, p99 ${ms(pct(rest[mode], 0.99))}`,
         '',
       ]),
       [
         'REST writes, durability on: WAL syncs run by the server',
-        `${((restSyncs.inPlace + restSyncs.pooled) / rest.on.length).toFixed(2)} per write, in place ${(
+        `${((restSyncs.inPlace + restSyncs.pooled) / (rest.on.length + rest.skip.length)).toFixed(2)} per write, in place ${(
           (restSyncs.inPlace / Math.max(1, restSyncs.inPlace + restSyncs.pooled)) * 100
         ).toFixed(0)}%`,
         '',
@@ -213,14 +234,24 @@ async function main(): Promise<void> {
         '',
       ],
       [
+        'REST write, syncs run minus skipped, one process (paired p50)',
+        `${ms(restSync)} (${inSyncs(restSync)}; ${(restSync / ownSync).toFixed(2)} of its own)`,
+        `${restSync <= ownSync ? 'met' : 'MISSED'} (<= its 1 fdatasync)`,
+      ],
+      [
+        'REST write, syncs skipped minus durability off, two processes (paired p50)',
+        `${ms(restRest)} (${inSyncs(restRest)})`,
+        'the rest: 0 but for the noise between processes',
+      ],
+      [
         'REST write p50, on minus off',
         `${ms(restExtra)} (${inSyncs(restExtra)}; ${(restExtra / ownSync).toFixed(2)} of its own)`,
         '',
       ],
       [
-        'REST write, on minus off (paired p50)',
+        'REST write, on minus off, two processes (paired p50)',
         `${ms(restPaired)} (${inSyncs(restPaired)}; ${(restPaired / ownSync).toFixed(2)} of its own)`,
-        `${restPaired <= ownSync ? 'met' : 'MISSED'} (<= 1 fdatasync)`,
+        '',
       ],
       ...MODES.map((mode) => [
         `change on A seen on B, durability ${mode}`,
@@ -335,6 +366,22 @@ function diskProbe(path: string): {
       closeSync(pageFd)
     },
   }
+}
+
+/** Runs or skips the WAL syncs of a server started from `durable-server.ts` with its switch, once it says so. */
+async function switchSyncs(child: ChildProcess, skip: boolean): Promise<void> {
+  const answer = new Promise<void>((resolve) => {
+    let text = ''
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString()
+      if (!/syncs (skip|run)\n/.test(text)) return
+      child.stdout!.off('data', onData)
+      resolve()
+    }
+    child.stdout!.on('data', onData)
+  })
+  child.stdin!.write(skip ? 'skip\n' : 'sync\n')
+  await answer
 }
 
 /** The WAL syncs a server started from `durable-server.ts` has run so far. */

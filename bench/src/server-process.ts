@@ -4,15 +4,17 @@ const serverMain = new URL('../../server/src/main.ts', import.meta.url).pathname
 
 /**
  * Starts `npm start`'s entry (or another script that prints `listening on <url>`) in a child
- * process on a free port, as production runs it.
+ * process on a free port, as production runs it. `stdin: 'pipe'` gives the bench a pipe to a
+ * script that reads one (`durable-server.ts`).
  */
 export async function startServer(
   env: Record<string, string>,
   script = serverMain,
+  stdin: 'ignore' | 'pipe' = 'ignore',
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: [stdin, 'pipe', 'inherit'],
   })
   const url = await new Promise<string>((resolve, reject) => {
     let text = ''

@@ -63,6 +63,7 @@ export class WalSync {
    * tests and benchmarks: the disk's cost of the server's own syncs, beside what a request costs).
    */
   readonly counts = { inPlace: 0, pooled: 0 }
+  /** The latest in-place sync times, a ring of `RECENT_SYNCS`: the next one goes at `counts.inPlace % RECENT_SYNCS`. */
   readonly #recentInPlaceMs: number[] = []
 
   /** Segments synced and then renamed or removed while a round may still name them. */
@@ -123,9 +124,8 @@ export class WalSync {
     }
     const took = performance.now() - start
     this.#took(took, true)
+    this.#recentInPlaceMs[this.counts.inPlace % RECENT_SYNCS] = took
     this.counts.inPlace++
-    this.#recentInPlaceMs.push(took)
-    if (this.#recentInPlaceMs.length > RECENT_SYNCS) this.#recentInPlaceMs.shift()
     this.#dirty.clear()
     this.#synced = Math.max(this.#synced, upTo)
   }
@@ -159,7 +159,9 @@ export class WalSync {
 
   /** How long the latest in-place syncs took, in milliseconds, oldest first (up to `RECENT_SYNCS`). */
   recentInPlaceMs(): number[] {
-    return [...this.#recentInPlaceMs]
+    const next = this.counts.inPlace % RECENT_SYNCS
+    const ring = this.#recentInPlaceMs
+    return ring.length < RECENT_SYNCS ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]
   }
 
   /** Closes the descriptors kept open. */
