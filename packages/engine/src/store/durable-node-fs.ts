@@ -124,7 +124,7 @@ export function durableStorage(dataDir: string): DurableStorage {
     fs,
     startParams: DURABLE_START_PARAMS,
     settle: (alone) => fs.wal.settle(alone),
-    syncs: () => ({ ...fs.wal.counts, recentInPlaceMs: fs.wal.recentInPlaceMs() }),
+    syncs: () => ({ ...fs.wal.counts }),
     afterOpen: () => {
       if (!fresh) return
       syncTree(dataDir)

@@ -5,8 +5,6 @@ import type { Database } from '../database.ts'
 export interface WalSyncCounts {
   inPlace: number
   pooled: number
-  /** How long the latest in-place syncs took, in milliseconds, oldest first. */
-  recentInPlaceMs: number[]
 }
 
 /** An open database: the Kysely handle plus what the caller needs to know and release. */

@@ -43,21 +43,6 @@ describe('WalSync', () => {
     expect(wal.counts).toEqual({ inPlace: 1, pooled: 0 })
   })
 
-  it('keeps the latest 512 in-place sync times, oldest first', async () => {
-    const { wal, segment } = setup()
-    for (let i = 0; i < 600; i++) {
-      wal.defer(segment)
-      await wal.settle(true)
-    }
-    const times = wal.recentInPlaceMs()
-    expect(times).toHaveLength(512)
-    expect(times.every((t) => t > 0)).toBe(true)
-    // Oldest first: one more sync lands last, and the oldest kept falls off the front.
-    wal.defer(segment)
-    await wal.settle(true)
-    expect(wal.recentInPlaceMs().slice(0, 511)).toEqual(times.slice(1))
-  })
-
   it('hands the sync to the thread pool when others wait, and commits that wait together share syncs', async () => {
     const { wal, segment } = setup()
     const settled = Array.from({ length: 16 }, () => {

@@ -30,8 +30,6 @@ const MAX_ROUNDS = 2
  * keeps serving while it waits instead.
  */
 const IN_PLACE_UNDER_MS = 10
-/** In-place sync times kept for `recentInPlaceMs`. */
-const RECENT_SYNCS = 512
 
 /**
  * Group commit for the embedded store's write-ahead log. PostgreSQL asks for each commit's WAL
@@ -58,13 +56,8 @@ export class WalSync {
    * decides whether a lone commit may sync in place.
    */
   #syncMs = 0
-  /**
-   * Syncs run, in place and on the thread pool, and how long the latest in-place ones took (for
-   * tests and benchmarks: the disk's cost of the server's own syncs, beside what a request costs).
-   */
+  /** Syncs run, in place and on the thread pool (for tests and benchmarks). */
   readonly counts = { inPlace: 0, pooled: 0 }
-  /** The latest in-place sync times, a ring of `RECENT_SYNCS`: the next one goes at `counts.inPlace % RECENT_SYNCS`. */
-  readonly #recentInPlaceMs: number[] = []
 
   /** Segments synced and then renamed or removed while a round may still name them. */
   #moved = new Set<string>()
@@ -124,7 +117,6 @@ export class WalSync {
     }
     const took = performance.now() - start
     this.#took(took, true)
-    this.#recentInPlaceMs[this.counts.inPlace % RECENT_SYNCS] = took
     this.counts.inPlace++
     this.#dirty.clear()
     this.#synced = Math.max(this.#synced, upTo)
@@ -155,13 +147,6 @@ export class WalSync {
       await Promise.race(running.map((r) => r.done))
     }
     if (this.#failure) throw this.#failure
-  }
-
-  /** How long the latest in-place syncs took, in milliseconds, oldest first (up to `RECENT_SYNCS`). */
-  recentInPlaceMs(): number[] {
-    const next = this.counts.inPlace % RECENT_SYNCS
-    const ring = this.#recentInPlaceMs
-    return ring.length < RECENT_SYNCS ? [...ring] : [...ring.slice(next), ...ring.slice(0, next)]
   }
 
   /** Closes the descriptors kept open. */
