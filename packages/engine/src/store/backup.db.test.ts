@@ -39,9 +39,20 @@ describe('backup and restore', () => {
       { id: newUlid(), accountId, date: '2025-05-05', amountCents: -4_200 },
       ctx,
     )
+    // A shared note with an update: note_updates numbers its rows with an identity column
+    // (`generated always`), which a plain insert of the backup's numbers is refused.
+    await sql`insert into notes (household_id, target_kind, target_id) values (${ctx.householdId}, 'account', ${accountId})`.execute(
+      store.db,
+    )
+    const appended = await sql<{ seq: string }>`
+      insert into note_updates (household_id, target_kind, target_id, data)
+      values (${ctx.householdId}, 'account', ${accountId}, ${Buffer.from([1, 2, 3])}) returning seq::text`.execute(
+      store.db,
+    )
     const files = tempDataDir(dirs)
     const header = await writeBackup(store, join(files, 'source.jsonl'))
     expect(header.tables.map((t) => t.name)).toContain('tags')
+    expect(header.tables.map((t) => t.name)).toContain('note_updates')
     const target = await openPGliteStore({ dataDir: join(files, 'restored') })
     try {
       await migrateToLatest(target.db)
@@ -65,6 +76,13 @@ describe('backup and restore', () => {
         group by 1 having sum(-coalesce(s.amount_cents, t.amount_cents)) <> 0 order by 1`.execute(target.db)
       expect(kept.rows.length).toBeGreaterThan(0)
       expect(kept.rows).toEqual(ledger.rows)
+      // The note's next update is numbered past the restored ones.
+      const next = await sql<{ seq: string }>`
+        insert into note_updates (household_id, target_kind, target_id, data)
+        values (${ctx.householdId}, 'account', ${accountId}, ${Buffer.from([4])}) returning seq::text`.execute(
+        target.db,
+      )
+      expect(BigInt(next.rows[0]!.seq)).toBeGreaterThan(BigInt(appended.rows[0]!.seq))
       // Restoring twice is refused: the store holds data now.
       await expect(restoreBackup(target, join(files, 'source.jsonl'))).rejects.toThrow(BackupError)
     } finally {

@@ -159,8 +159,10 @@ export async function restoreBackup(store: Store, path: string): Promise<BackupH
       const values = batch.map(
         (row) => sql`(${sql.join(row.map((v, i) => sql`cast(${v}::text as ${sql.raw(types[i]!)})`))})`,
       )
+      // A column `generated always as identity` (note_updates.seq) takes the backup's numbers
+      // only when told to; the sequences move past them below.
       await sql`insert into ${sql.table(name)} (${sql.join(columns.map((c) => sql.ref(c)))})
-        values ${sql.join(values)}`.execute(tx)
+        overriding system value values ${sql.join(values)}`.execute(tx)
       batch = []
     }
     let ended = false
@@ -204,7 +206,7 @@ interface Column {
   name: string
   /** As `format_type` spells it, to cast text back. */
   type: string
-  /** The sequence that numbers it (a `bigserial`), if any. */
+  /** The sequence that numbers it (a `bigserial` or an identity column), if any. */
   sequence: string | null
 }
 
