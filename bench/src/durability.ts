@@ -114,14 +114,11 @@ async function main(): Promise<void> {
       await res.arrayBuffer()
     }
 
-    // Each round writes once to each server, and once more to the durable one with its syncs
-    // skipped (durable-server.ts), in every order in turn: a write meets the one before's
-    // after-effects (its server's work after the answer, the disk's writeback), so no mode always
-    // follows another. Two server processes differ by a few tenths of a millisecond per write on
-    // their own (measured with the durable server's syncs skipped: from -0.26 to -0.08 ms in two
-    // runs), as much as a sync on a fast disk: so the writes are spread over several pairs of
-    // fresh server processes, and the sync's own cost is measured within one process, run against
-    // skipped.
+    // Rounds of writes to both servers (REST_ROUND): a write meets the one before's after-effects
+    // (its server's work after the answer, the disk's writeback), so the order turns. Two server
+    // processes can differ per write on their own by as much as a sync on a fast disk: so the
+    // writes are spread over several pairs of fresh server processes, and the sync's own cost is
+    // measured within one process, run against skipped and against the floor's sync.
     const rest: Record<RestMode, number[]> = { off: [], on: [], skip: [], floor: [] }
     const restSyncs = { inPlace: 0, pooled: 0 }
     const ownSyncs: number[] = []
@@ -402,20 +399,29 @@ function diskProbe(path: string): {
   }
 }
 
-/** Runs or skips the WAL syncs of a server started from `durable-server.ts` with its switch, once it says so. */
-async function switchSyncs(child: ChildProcess, mode: 'run' | 'skip' | 'floor'): Promise<void> {
-  const answer = new Promise<void>((resolve) => {
+/**
+ * Asks a server started from `durable-server.ts` (`ask` writes to its stdin or signals it) and
+ * answers the first match of `pattern` in what it then prints.
+ */
+function answerOf(child: ChildProcess, pattern: RegExp, ask: () => void): Promise<RegExpExecArray> {
+  const answer = new Promise<RegExpExecArray>((resolve) => {
     let text = ''
     const onData = (chunk: Buffer) => {
       text += chunk.toString()
-      if (!/syncs (run|skip|floor)\n/.test(text)) return
+      const match = pattern.exec(text)
+      if (!match) return
       child.stdout!.off('data', onData)
-      resolve()
+      resolve(match)
     }
     child.stdout!.on('data', onData)
   })
-  child.stdin!.write(`${mode}\n`)
-  await answer
+  ask()
+  return answer
+}
+
+/** Runs, skips or replaces by the floor's the WAL syncs of a server started from `durable-server.ts`, once it says so. */
+async function switchSyncs(child: ChildProcess, mode: 'run' | 'skip' | 'floor'): Promise<void> {
+  await answerOf(child, /syncs (run|skip|floor)\n/, () => child.stdin!.write(`${mode}\n`))
 }
 
 /** What `durable-server.ts` says of its syncs: counts so far, times since it was last asked. */
@@ -426,19 +432,8 @@ type ServerSyncs = WalSyncCounts & { floorMs?: number[]; walMs?: number[] }
  * syncs and floor syncs it timed since the last call.
  */
 async function walSyncs(child: ChildProcess): Promise<ServerSyncs> {
-  const answer = new Promise<ServerSyncs>((resolve) => {
-    let text = ''
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString()
-      const match = /wal-syncs (.*)\n/.exec(text)
-      if (!match) return
-      child.stdout!.off('data', onData)
-      resolve(JSON.parse(match[1]!) ?? { inPlace: 0, pooled: 0 })
-    }
-    child.stdout!.on('data', onData)
-  })
-  child.kill('SIGUSR2')
-  return answer
+  const [, json] = await answerOf(child, /wal-syncs (.*)\n/, () => child.kill('SIGUSR2'))
+  return JSON.parse(json!) ?? { inPlace: 0, pooled: 0 }
 }
 
 function median(values: number[]): number {
