@@ -83,7 +83,7 @@ const LOAD_PAGE = 256
 export class IdbBlockStore implements StorageBackend {
   private db: IDBPDatabase<BlockDb> | null = null
   /** Each file's size as stored, which says whether a partly written block must be read first. */
-  private readonly sizes = new Map<string, number>()
+  private sizes = new Map<string, number>()
   /** Flushes written and blocks put, since open (for tests and the bench). */
   readonly stats = { flushes: 0, blocks: 0 }
 
@@ -214,8 +214,8 @@ export class IdbBlockStore implements StorageBackend {
       }),
     )
     await Promise.all([...requests, tx.done])
-    for (const [path, size] of sizes) this.sizes.set(path, size)
-    for (const path of this.sizes.keys()) if (!sizes.has(path)) this.sizes.delete(path)
+    // The flush's sizes become the stored ones only once its transaction is done.
+    this.sizes = sizes
     this.stats.flushes++
     this.stats.blocks += writes.length
   }

@@ -1,4 +1,5 @@
 import { HearthError } from './hearth-error.ts'
+import { blockDbName } from './idb-block-fs.ts'
 
 /**
  * How long a page waits for a replica's lock before it answers REPLICA_IN_USE: long enough for
@@ -7,11 +8,11 @@ import { HearthError } from './hearth-error.ts'
 const LOCK_WAIT_MS = 3000
 
 /**
- * Takes the Web Lock of the browser replica `name`, so one tab at a time has it open: two
- * PGlite instances on one set of files would each overwrite the other's writes. Answers the
- * function that lets it go. A second tab gets a HearthError `REPLICA_IN_USE`. Where there are
- * no Web Locks (Node; or a page that is not a secure context, which has no service worker
- * either), nothing is held.
+ * Takes the Web Lock of the browser replica `name` (named as its IndexedDB database), so one tab
+ * at a time has it open: two PGlite instances on one set of files would each overwrite the
+ * other's writes. Answers the function that lets it go. A second tab gets a HearthError
+ * `REPLICA_IN_USE`. Where there are no Web Locks (Node; or a page that is not a secure context,
+ * which has no service worker either), nothing is held.
  */
 export async function lockReplica(name: string): Promise<() => void> {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks
@@ -20,7 +21,7 @@ export async function lockReplica(name: string): Promise<() => void> {
   const start = performance.now()
   return new Promise((resolve, reject) => {
     locks
-      .request(`hearth-replica:${name}`, { signal }, () => {
+      .request(blockDbName(name), { signal }, () => {
         // The wait shows in the page's performance timeline (bench:web prints it).
         performance.measure('hearth: replica lock', { start })
         return new Promise<void>((release) => resolve(release))
