@@ -5,6 +5,7 @@ import { useTestServer } from '../src/index.ts'
 import { TEST_DATABASE_URL } from '../src/variant.ts'
 import { expectStatus, H } from './catalog-fixture.ts'
 import { createAccount, createTransaction } from './ledger-fixture.ts'
+import { eventually } from './webhook-receiver.ts'
 
 describe.skipIf(!TEST_DATABASE_URL)('a server on PostgreSQL', () => {
   // A store of its own, so that ending every connection to it touches no other file's server.
@@ -29,11 +30,10 @@ describe.skipIf(!TEST_DATABASE_URL)('a server on PostgreSQL', () => {
       const pids = found.rows.map((row) => row.pid)
       await admin.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [pids])
       // A backend tells its client before it exits; once every one is gone, each client has it.
-      for (;;) {
-        const left = await admin.query('select 1 from pg_stat_activity where pid = any($1)', [pids])
-        if (left.rows.length === 0) break
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
+      await eventually(
+        async () =>
+          (await admin.query('select 1 from pg_stat_activity where pid = any($1)', [pids])).rows.length === 0,
+      )
     } finally {
       await admin.end()
     }
