@@ -39,7 +39,9 @@ function run(
 
 const silent = pino({ level: 'silent' })
 
-describe('embedded store lifecycle', () => {
+// Each test boots PGlite in a new folder (initdb and the migrations): seconds on a quiet machine,
+// past the default 30 s on a loaded one.
+describe('embedded store lifecycle', { timeout: 120_000 }, () => {
   it('creates an owner with HEARTH_INIT_OWNER_TOKEN on first start, and keeps data across a restart', async () => {
     const dataDir = tempDataDir()
     const token = 'test-owner-token-0123456789'
@@ -95,7 +97,7 @@ describe('embedded store lifecycle', () => {
   })
 })
 
-describe('CLI', () => {
+describe('CLI', { timeout: 120_000 }, () => {
   it('creates a user, a household, a member and keys, printing JSON when asked', async () => {
     const dataDir = tempDataDir()
     // The commands run in this process on one open store: a process per command would spend

@@ -11,18 +11,26 @@ import { loadConfig, mintApiKey, startServer } from '@hearth/server'
 import { sql } from 'kysely'
 import pino from 'pino'
 import { ulid } from 'ulidx'
+import { evaluate, tally } from '../../server/src/ai/offline/evaluation/evaluate.ts'
+import { type HouseholdPlan, planHousehold } from '../../server/src/ai/offline/evaluation/household-plan.ts'
+import { evaluationQuestions } from '../../server/src/ai/offline/evaluation/questions.ts'
+import { seedHousehold } from '../../server/src/ai/offline/evaluation/seed.ts'
 import { benchArgs, openScratchStore } from './bench-store.ts'
 import { type Comparison, printReport, time } from './stats.ts'
 
 const TARGETS = { firstEventMs: 100, answerMs: 300, insightsMs: 5000 }
-const SIZE = { transactions: 100_000, categories: 60, payees: 400, days: 730 }
+/** The household of the evaluation set, at the size issue 40 measures (rows over 15 months). */
+const TRANSACTIONS = 50_400
+/** Questions timed one by one: a spending total, a breakdown, a payee, a comparison, an average, the budget. */
 const QUESTIONS = [
-  'How much did we spend on Category 7 last month?',
-  'spending by category this year',
-  'what did we pay Payee 42 since March',
-  'biggest purchases this month',
-  'what changed since last month?',
-  'how is the budget this month',
+  'how much did we blow on dinning out last mo',
+  "break down last month's spending by category",
+  'what did we pay FreshMart this year',
+  'how does this month stack up against last month?',
+  'avg per month on groceries',
+  'how much is left in groceries',
+  'which payee did we pay the most last month?',
+  'what bills are coming up?',
 ]
 
 async function main(): Promise<void> {
@@ -52,6 +60,7 @@ process.on('uncaughtException', (error: Error & { code?: string }) => {
 interface Seeded {
   ctx: HouseholdContext
   token: string
+  plan: HouseholdPlan
 }
 
 async function seed(store: Store): Promise<Seeded> {
@@ -70,41 +79,33 @@ async function seed(store: Store): Promise<Seeded> {
     actor,
   )
   await run(operations.aiConsent.grant, {})
-  const groupId = ulid()
-  await run(operations.categoryGroups.create, { id: groupId, name: 'Spending' })
-  const categories: string[] = []
-  for (let c = 0; c < SIZE.categories; c++) {
-    const id = ulid()
-    await run(operations.categories.create, { id, groupId, name: `Category ${c + 1}` })
-    categories.push(id)
-  }
-  const payees: string[] = []
-  for (let p = 0; p < SIZE.payees; p++) {
-    const id = ulid()
-    await run(operations.payees.create, { id, name: `Payee ${p + 1}` })
-    payees.push(id)
-  }
-  const accounts: string[] = []
-  for (const [name, type] of [
-    ['Checking', 'cash'],
-    ['Visa', 'credit'],
-  ] as const) {
-    const id = ulid()
-    await run(operations.accounts.create, { id, name, type })
-    accounts.push(id)
-  }
-  await sql`
-    insert into transactions (household_id, id, account_id, date, amount_cents, category_id, payee_id, status, source)
-    select ${householdId}, 'S' || lpad(i::text, 25, '0'), (${accounts}::text[])[1 + i % 2],
-      current_date - (i * 7) % ${SIZE.days},
-      case when i % 40 = 0 then 250000 else -(100 + (i * 37) % 20000) end,
-      (${categories}::text[])[1 + (i * 31) % ${categories.length}],
-      (${payees}::text[])[1 + (i * 13) % ${payees.length}], 'cleared', 'manual'
-    from generate_series(1, ${SIZE.transactions}) as i`.execute(store.db)
+  const plan = planHousehold(new Date().toISOString().slice(0, 10), TRANSACTIONS)
+  await seedHousehold(store, ctx, plan)
   // As the server's store.maintain job does at start and every ten minutes: a store that has run
   // a while is vacuumed (so index-only scans need not visit the table), not just analyzed.
   await sql`vacuum analyze`.execute(store.db)
-  return { ctx, token: minted.token }
+  return { ctx, token: minted.token, plan }
+}
+
+/** Asks the whole evaluation set and prints right, declined and wrong per intent. */
+async function understanding(store: string, url: string, token: string, plan: HouseholdPlan): Promise<void> {
+  const start = performance.now()
+  const judged = await evaluate(url, token, plan, evaluationQuestions(plan.today))
+  const seconds = ((performance.now() - start) / 1000).toFixed(1)
+  console.log(
+    `\n${store}: evaluation set, ${judged.length} questions over ${plan.rows.length} rows (${seconds} s)`,
+  )
+  console.log(['intent', 'right', 'declined', 'wrong'].map((h) => h.padEnd(14)).join(''))
+  for (const [intent, t] of tally(judged)) {
+    console.log([intent, t.right, t.declined, t.wrong].map((c) => String(c).padEnd(14)).join(''))
+  }
+  const all = tally(judged).get('all')!
+  console.log(
+    `right ${((100 * all.right) / judged.length).toFixed(1)}% (target >= 90%), wrong ${all.wrong} (target 0)`,
+  )
+  for (const j of judged.filter((x) => x.verdict === 'wrong')) {
+    console.log(`WRONG: ${j.question}\n  wanted ${j.wanted.join(' | ')}\n  got ${j.answer.slice(0, 200)}`)
+  }
 }
 
 /**
@@ -169,7 +170,7 @@ function chatClient(): {
   }
 }
 
-async function measure(name: string, store: Store, { ctx, token }: Seeded): Promise<Comparison[]> {
+async function measure(name: string, store: Store, { ctx, token, plan }: Seeded): Promise<Comparison[]> {
   const config = {
     ...loadConfig({}),
     port: 0,
@@ -190,6 +191,7 @@ async function measure(name: string, store: Store, { ctx, token }: Seeded): Prom
   const out: Comparison[] = []
   const client = chatClient()
   try {
+    await understanding(name, server.url, token, plan)
     const floor = await time(async () => {
       const res = await fetch(`${server.url}/households/current/ai/consent`, {
         headers: { authorization: `Bearer ${token}` },
@@ -241,7 +243,7 @@ async function measure(name: string, store: Store, { ctx, token }: Seeded): Prom
     }
     out.push({
       store: name,
-      measure: 'insights generation (100k rows)',
+      measure: `insights generation (${plan.rows.length} rows)`,
       engine: await time(
         async () => {
           await sql`delete from ai_insights where household_id = ${ctx.householdId}`.execute(store.db)

@@ -49,23 +49,28 @@ async function openPostgres(): Promise<Store> {
 /**
  * A migrated store of its own for one run of a benchmark that seeds what it measures: a scratch
  * PostgreSQL database or a temporary PGlite folder (durable, as a server's or a device's folder is,
- * unless `durable: false`). `drop()` removes it once the store is closed.
+ * unless `durable: false`). `serverEnv` points a server process at it: a PGlite folder is one
+ * process's, so close `store` before that server starts. `drop()` removes it once closed.
  */
 export async function openScratchStore(
   name: StoreName,
   label: string,
   options: { durable?: boolean } = {},
-): Promise<{ store: Store; drop: () => Promise<void> }> {
+): Promise<{ store: Store; serverEnv: Record<string, string>; drop: () => Promise<void> }> {
   if (name === 'postgres') {
     const scratch = await scratchPostgres(`hearth_bench_${label}`)
     const store = await openPostgresStore({ url: scratch.url, poolSize: 4 })
     await migrateToLatest(store.db)
-    return { store, drop: scratch.drop }
+    return { store, serverEnv: { DATABASE_URL: scratch.url }, drop: scratch.drop }
   }
   const dir = mkdtempSync(join(tmpdir(), `hearth-bench-${label}-`))
   const store = await openStore({ dataDir: dir, durable: options.durable })
   await migrateToLatest(store.db)
-  return { store, drop: async () => rmSync(dir, { recursive: true, force: true }) }
+  return {
+    store,
+    serverEnv: { HEARTH_DATA_DIR: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  }
 }
 
 /**

@@ -12,38 +12,18 @@ import { SYNC_PROTOCOL_VERSION } from '@hearth/contracts'
 import { ulid } from 'ulidx'
 import WebSocket from 'ws'
 import { startServer, stopServer } from './server-process.ts'
+import { readTags, summarizeReads } from './stats.ts'
 
 const TOKEN = 'hth_bench_push_fairness_token_0123456789'
 const PUSHES = 5
 const MUTATIONS = 1000
-
-interface Figures {
-  reads: number
-  p50: number
-  p99: number
-  max: number
-}
-
-function summarize(samples: number[]): Figures {
-  const sorted = [...samples].sort((a, b) => a - b)
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
-  return { reads: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1)! }
-}
-
-async function read(url: string): Promise<number> {
-  const start = performance.now()
-  const res = await fetch(`${url}/households/current/tags`, { headers: { authorization: `Bearer ${TOKEN}` } })
-  await res.arrayBuffer()
-  if (res.status !== 200) throw new Error(`read answered ${res.status}`)
-  return performance.now() - start
-}
 
 /** Reads back to back until `done` settles; the latency of each. */
 async function readWhile(url: string, done: Promise<unknown>): Promise<number[]> {
   let finished = false
   void done.then(() => (finished = true))
   const samples: number[] = []
-  while (!finished) samples.push(await read(url))
+  while (!finished) samples.push(await readTags(url, TOKEN))
   return samples
 }
 
@@ -88,9 +68,9 @@ async function main(): Promise<void> {
     HEARTH_RATE_PUSHES_PER_SECOND: '100000',
   })
   try {
-    for (let i = 0; i < 50; i++) await read(url)
+    for (let i = 0; i < 50; i++) await readTags(url, TOKEN)
     const idle: number[] = []
-    for (let i = 0; i < 400; i++) idle.push(await read(url))
+    for (let i = 0; i < 400; i++) idle.push(await readTags(url, TOKEN))
     const { ws, next } = await joinedSocket(url)
     const busy: number[] = []
     const pushMs: number[] = []
@@ -107,8 +87,8 @@ async function main(): Promise<void> {
       busy.push(...(await readWhile(url, answered)))
     }
     ws.close()
-    const a = summarize(idle)
-    const b = summarize(busy)
+    const a = summarizeReads(idle)
+    const b = summarizeReads(busy)
     const store = databaseUrl ? 'PostgreSQL' : 'PGlite'
     const ms = (n: number) => `${n.toFixed(1)} ms`
     console.log(`\nREST read (GET tags) on ${store}, ${PUSHES} pushes of ${MUTATIONS} mutations each`)

@@ -5,14 +5,15 @@ const serverMain = new URL('../../server/src/main.ts', import.meta.url).pathname
 /**
  * Starts `npm start`'s entry (or another script that prints `listening on <url>`) in a child
  * process on a free port, as production runs it. `stdin: 'pipe'` gives the bench a pipe to a
- * script that reads one (`durable-server.ts`).
+ * script that reads one (`durable-server.ts`). `nodeArgs` go to node itself (`--cpu-prof`).
  */
 export async function startServer(
   env: Record<string, string>,
   script = serverMain,
   stdin: 'ignore' | 'pipe' = 'ignore',
+  nodeArgs: readonly string[] = [],
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'warn' },
     stdio: [stdin, 'pipe', 'inherit'],
   })

@@ -31,6 +31,13 @@ export async function time(
   return { runs, medianMs: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) }
 }
 
+/** `time`'s figures of samples taken elsewhere (in a page, or interleaved with other measures). */
+export function summarize(samples: number[]): Timing {
+  const sorted = [...samples].sort((x, y) => x - y)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+  return { runs: sorted.length, medianMs: at(0.5), p95Ms: at(0.95), p99Ms: at(0.99) }
+}
+
 /** One line of a report: the engine's figure beside its raw-SQL baseline from the same run. */
 export interface Comparison {
   store: string
@@ -71,4 +78,28 @@ export function prng(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+/** Latency figures of a run of REST reads. */
+export interface ReadFigures {
+  reads: number
+  p50: number
+  p99: number
+  max: number
+}
+
+/** The p50, p99 and max of a run of read latencies (ms). */
+export function summarizeReads(samples: number[]): ReadFigures {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+  return { reads: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1)! }
+}
+
+/** One read of the key's household's tags over REST; its latency in ms. Throws unless 200. */
+export async function readTags(url: string, token: string): Promise<number> {
+  const start = performance.now()
+  const res = await fetch(`${url}/households/current/tags`, { headers: { authorization: `Bearer ${token}` } })
+  await res.arrayBuffer()
+  if (res.status !== 200) throw new Error(`the read answered ${res.status}`)
+  return performance.now() - start
 }

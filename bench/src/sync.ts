@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { createHearth, type Hearth } from '@hearth/client'
 import { migrateToLatest, openPGliteStore, operations, runMutation, SCOPES, type Store } from '@hearth/engine'
 import { openPostgresStore } from '@hearth/engine/node'
+import { DEVICE_DIGEST_PAGE_ROWS, readDigest } from '@hearth/engine/sync'
 import { mintApiKey } from '@hearth/server'
 import { sql } from 'kysely'
 import { monotonicFactory, ulid } from 'ulidx'
@@ -29,6 +30,9 @@ const TARGETS = {
   queue1000: 2000,
   bootstrap50k: 3000,
   fanoutP99: 200,
+  /** Issue 36: a replica's digest of the 50,000-transaction household, on the device and on the server. */
+  digestDevice: 100,
+  digestServer: 50,
 }
 const BOOTSTRAP_ROWS = 50_000
 /** A→B samples after 10 warm-ups: enough that p99 is not simply the slowest one. */
@@ -201,6 +205,51 @@ async function benchStore(name: StoreName): Promise<Row[]> {
       verdict(bootstrap, TARGETS.bootstrap50k),
     )
 
+    // Replicas check themselves (issue 36): the device's digest of the big household, timed in
+    // this process on its replica, and a whole check (the server sends what the device lacks,
+    // reads its digest, the device reads its own and compares); the server's part is the
+    // difference. A query the app runs meanwhile waits for the device's digest: that is the pause.
+    const reader = { scopes: [...SCOPES], userId: seeded.userId, role: 'owner' as const }
+    const deviceDigests: number[] = []
+    const checks: number[] = []
+    const paused: number[] = []
+    for (let i = 0; i < 7; i++) {
+      const d0 = performance.now()
+      const digesting = readDigest(fresh.store.db, seeded.big, reader, { pageRows: DEVICE_DIGEST_PAGE_ROWS })
+      // A query the app runs meanwhile waits for a page of the digest on the replica's one
+      // connection, not for the whole digest.
+      const q0 = performance.now()
+      await fresh.query.tags.list({})
+      paused.push(performance.now() - q0)
+      await digesting
+      deviceDigests.push(performance.now() - d0)
+    }
+    // The server answers five checks of a session at once (then one per 10 s), and the device
+    // made one on connecting: four, the first a warm-up.
+    for (let i = 0; i < 4; i++) {
+      const c0 = performance.now()
+      const outcome = await fresh.sync.check()
+      checks.push(performance.now() - c0)
+      if (outcome.outcome !== 'match') throw new Error(`A check found ${JSON.stringify(outcome)}`)
+    }
+    const deviceDigest = pct(deviceDigests.slice(2), 0.5)
+    const check = pct(checks.slice(1), 0.5)
+    row(
+      `replica digest on the device, ${BOOTSTRAP_ROWS} transactions, median`,
+      ms(deviceDigest),
+      verdict(deviceDigest, TARGETS.digestDevice),
+    )
+    row(
+      'replica check round trip (server digest + device digest), median',
+      `${ms(check)} (${(check / restP50).toFixed(1)}x REST write)`,
+    )
+    row(
+      'server digest (check minus device digest), median',
+      ms(Math.max(0, check - deviceDigest)),
+      verdict(check - deviceDigest, TARGETS.digestServer),
+    )
+    row('a device query during the digest, latency max (the pause)', ms(Math.max(...paused.slice(2))))
+
     // Fan-out of one REST write to 50 connected sockets.
     const sockets = await Promise.all(
       Array.from({ length: FANOUT_DEVICES }, () => joinSocket(url, seeded.token, seeded.small)),
@@ -284,7 +333,7 @@ async function seed(store: Store) {
     { id: id(), name: 'sync bench', scopes: [...SCOPES], keyHash: key.hash, prefix: key.prefix },
     actor,
   )
-  return { token: key.token, small, big }
+  return { token: key.token, small, big, userId }
 }
 
 /** A raw protocol socket that joined a household and reports when a delta carries a tag id. */

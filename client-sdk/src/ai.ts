@@ -1,3 +1,4 @@
+import type { Credentials } from './device-credential.ts'
 import { HearthError } from './hearth-error.ts'
 
 /** A member's `ai_processing` consent, as the server keeps it. */
@@ -18,13 +19,17 @@ export interface HearthAi {
 }
 
 /** The consent calls over REST, for the household this replica holds. */
-export function hearthAi(options: { serverUrl?: string; token: string }, householdId: string): HearthAi {
+export function hearthAi(
+  serverUrl: string | undefined,
+  credentials: Credentials,
+  householdId: string,
+): HearthAi {
   const call = async (method: 'GET' | 'POST' | 'DELETE'): Promise<AiConsent> => {
-    if (!options.serverUrl) {
+    if (!serverUrl) {
       throw new HearthError('SERVER_REQUIRED', 'AI consent lives on the server: open Hearth with serverUrl.')
     }
-    const url = `${options.serverUrl.replace(/\/$/, '')}/households/${householdId}/ai/consent`
-    const response = await fetch(url, { method, headers: { authorization: `Bearer ${options.token}` } })
+    const url = `${serverUrl.replace(/\/$/, '')}/households/${householdId}/ai/consent`
+    const response = await credentials.fetch(url, { method })
     const body = (await response.json().catch(() => null)) as
       | (AiConsent & { code?: string; detail?: string })
       | null

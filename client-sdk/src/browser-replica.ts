@@ -1,4 +1,5 @@
-import { openPGliteStore, type Store } from '@hearth/engine'
+import { PGlite } from '@electric-sql/pglite'
+import { migrateToLatest, openPGliteStore, type Store, wrapPGlite } from '@hearth/engine'
 import { sql } from 'kysely'
 import { DEVICE_SHARED_BUFFERS } from './device-store.ts'
 import {
@@ -26,7 +27,10 @@ export interface BrowserReplicaOpened {
  * A replica of PGlite's `idb://` file system from before (Emscripten's IDBFS, under
  * `/pglite/name`) is deleted too, and rebuilt the same way.
  */
-export async function openBrowserReplica(name: string): Promise<BrowserReplicaOpened> {
+export async function openBrowserReplica(
+  name: string,
+  template?: () => Promise<Blob | null>,
+): Promise<BrowserReplicaOpened> {
   const release = await lockReplica(name)
   const start = performance.now()
   try {
@@ -35,11 +39,12 @@ export async function openBrowserReplica(name: string): Promise<BrowserReplicaOp
     let store: Store
     try {
       store = await openChecked(async () => {
-        const opened = await openBlockStore(name)
+        const opened = await openBlockStore(name, template)
         performance.measure('hearth: replica start', { start })
         return opened
       })
     } catch {
+      // Made the long way this time (initdb and the migrations), in case the template was at fault.
       await deleteBlockStore(name)
       rebuilt = true
       store = await openBlockStore(name)
@@ -64,12 +69,16 @@ export async function openBrowserReplica(name: string): Promise<BrowserReplicaOp
   }
 }
 
-/** Opens PGlite on the block store of `name`; if it fails, the store's connection is closed. */
-async function openBlockStore(name: string): Promise<Store> {
+/**
+ * Opens PGlite on the block store of `name`, a new one from `template` when there is one; if it
+ * fails, the store's connection is closed.
+ */
+async function openBlockStore(name: string, template?: () => Promise<Blob | null>): Promise<Store> {
   let backend: IdbBlockStore | undefined
   try {
     const made = idbBlockFs(name)
     backend = made.backend
+    const loadDataDir = template && (await backend.isEmpty()) ? await templateOrNull(template) : null
     const store = await openPGliteStore({
       dataDir: `idb://${name}`,
       fs: made.fs,
@@ -77,12 +86,49 @@ async function openBlockStore(name: string): Promise<Store> {
       initdbParams: BLOCK_FS_INITDB,
       settings: BLOCK_FS_SETTINGS,
       relaxedDurability: true,
+      ...(loadDataDir && { loadDataDir }),
     })
+    if (loadDataDir) performance.mark('hearth: replica from template')
     await dropTemplates(store)
     return store
   } catch (error) {
     await backend?.close()
     throw error
+  }
+}
+
+/**
+ * The template, or null when it cannot be had (offline before the app was cached, say) or is not
+ * gzip (an error page): PGlite would try to unzip that outside any promise it answers.
+ */
+async function templateOrNull(template: () => Promise<Blob | null>): Promise<Blob | null> {
+  try {
+    const blob = await template()
+    if (!blob) return null
+    const head = new Uint8Array(await blob.slice(0, 2).arrayBuffer())
+    return head[0] === 0x1f && head[1] === 0x8b ? blob : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * What a new replica is made from, in Node (the web app's build serves it beside its code): a
+ * replica on the block store's initdb settings, every migration applied and initdb's template
+ * databases dropped, as a gzipped tarball of its data folder.
+ */
+export async function makeReplicaTemplate(): Promise<Blob> {
+  const pg = await PGlite.create({ initDbStartParams: [...BLOCK_FS_INITDB] })
+  try {
+    const store = wrapPGlite(pg, 'memory://')
+    await migrateToLatest(store.db)
+    await dropTemplates(store)
+    await sql`checkpoint`.execute(store.db)
+    const tarball = await pg.dumpDataDir('gzip')
+    await store.db.destroy()
+    return tarball
+  } finally {
+    if (!pg.closed) await pg.close()
   }
 }
 

@@ -3,6 +3,7 @@ import { parseArgs, runQuery } from '@hearth/engine'
 import { type DeviceMutators, type DeviceQueries, deviceMutators, deviceQueries } from '@hearth/engine/sync'
 import type { z } from 'zod'
 import { type HearthAi, hearthAi } from './ai.ts'
+import { type CredentialStore, Credentials, type DeviceCredentialOptions } from './device-credential.ts'
 import { Emitter } from './emitter.ts'
 import { resolveHousehold } from './household-ref.ts'
 import { assertReadable } from './missing-scopes.ts'
@@ -16,6 +17,7 @@ import {
   type HearthEvents,
   knownMissingScopes,
   type RejectedEvent,
+  type ReplicaCheck,
   type SocketFactory,
   SyncConnection,
   type SyncStatus,
@@ -30,8 +32,18 @@ const REJECTED_KEPT = 100
 export interface HearthOptions {
   /** The Hearth server, such as `https://hearth.example.com`; omit for a replica that never syncs. */
   serverUrl?: string
-  /** An API key of the member this device acts for. */
-  token: string
+  /**
+   * An API key of the member this device acts for. Left out in a browser page served by the
+   * server, the page's session cookie signs sync, notes and REST calls in instead (docs/client.md).
+   */
+  token?: string
+  /**
+   * A signed-in device's credential (`signInDevice`, `POST /devices`) instead of `token`: the tokens
+   * with an `onRotate` callback that persists each renewed pair, or a `CredentialStore` that loads
+   * and saves it. The SDK renews the access token before it ends and when the server refuses it,
+   * for REST calls and the sync socket alike (docs/client.md).
+   */
+  deviceCredential?: DeviceCredentialOptions | CredentialStore
   /**
    * The household id this replica holds, or `current` for the key's default household, which
    * the server names once (needs `serverUrl`); a store that holds one household reopens on it
@@ -48,11 +60,28 @@ export interface HearthOptions {
   reconnectMaxMs?: number
   /** How often a quiet connection is pinged (25 s); a server silent for two rounds is left. */
   heartbeatMs?: number
+  /**
+   * How often a connected device compares its replica with the server (`sync.check`), in
+   * milliseconds: 600,000 (10 minutes) by default; 0 compares only on each (re)connect.
+   */
+  checkEveryMs?: number
+  /**
+   * Where a new browser replica (`idb://name`) gets its data folder: a tarball of a replica
+   * already made and migrated (`makeReplicaTemplate`; the web app serves it beside its code), so
+   * the device skips initdb and every migration. Answering null, or a template that does not open,
+   * makes the replica the long way.
+   */
+  replicaTemplate?: () => Promise<Blob | null>
+}
+
+/** How a platform opens a store: `template` as in `HearthOptions.replicaTemplate`. */
+export interface StoreOpening {
+  template?: () => Promise<Blob | null>
 }
 
 /** What differs between Node and browsers: the store, the durable queue and the socket. */
 export interface HearthPlatform {
-  openStore(location: string): Promise<Store>
+  openStore(location: string, opening?: StoreOpening): Promise<Store>
   openQueue(location: string, store: Store): Promise<MutationQueue>
   socket?: SocketFactory
   /** Where shared notes are cached on the device (none: notes live only while open). */
@@ -134,6 +163,13 @@ export interface HearthSync {
   whenSynced(options?: { timeoutMs?: number }): Promise<{ missingScopes: Scope[] }>
   /** Mutations the server refused, newest first (at most 100, since this instance opened). */
   readonly rejected: readonly RejectedEvent[]
+  /**
+   * Compares the replica with the server's rows for this key now, and repairs it from a snapshot
+   * when a table differs (the `replica.repaired` event names them). A device does this by itself
+   * on every connect and every `checkEveryMs`; `inconclusive` while offline or with mutations
+   * pending.
+   */
+  check(): Promise<ReplicaCheck>
 }
 
 /** Who else is online in the household, over the sync socket (y-protocols awareness). */
@@ -185,17 +221,24 @@ export interface HearthStats {
    * this device's own mutations, matching what they wrote here, replays nothing.
    */
   readonly replays: number
+  /** Deltas that would have left a gap, dropped and asked for again from the replica's version. */
+  readonly syncGaps: number
+  /** Comparisons of the replica with the server that compared, and those that found a difference. */
+  readonly replicaChecks: number
+  readonly replicaRepairs: number
 }
 
 /** Opens a replica with the given platform pieces; `createHearth` picks them for you. */
 export async function createHearthWith(platform: HearthPlatform, options: HearthOptions): Promise<Hearth> {
   const location = options.store ?? 'memory://'
-  const store = await platform.openStore(location)
+  const credentials = new Credentials(options.serverUrl, options.token, options.deviceCredential)
+  const store = await platform.openStore(location, { template: options.replicaTemplate })
   let replica: Replica
   try {
-    const householdId = await resolveHousehold(options, store)
+    const householdId = await resolveHousehold(options, credentials, store)
     replica = await Replica.open(store, await platform.openQueue(location, store), householdId)
   } catch (error) {
+    credentials.close()
     await store.close()
     throw error
   }
@@ -216,12 +259,13 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
           replica,
           {
             serverUrl: options.serverUrl,
-            token: options.token,
+            credentials,
             deviceName: options.deviceName,
             socket: platform.socket,
             reconnectMinMs: options.reconnectMinMs,
             reconnectMaxMs: options.reconnectMaxMs,
             heartbeatMs: options.heartbeatMs,
+            checkEveryMs: options.checkEveryMs,
           },
           events,
           presence,
@@ -238,12 +282,16 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
 
   const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
     const named = withRestNames(mutator.name, args)
-    const { result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, named), {
+    const { mutation, result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, named), {
       push: (queued) => connection?.push(queued),
       settled: (queued, refused) => connection?.settled(queued, refused),
     })
     connection?.localMutation()
-    events.emit('change', { source: 'local', tables: tables && [...tables] })
+    events.emit('change', {
+      source: 'local',
+      tables: tables && [...tables],
+      mutation: { id: mutation.id, name: mutation.name },
+    })
     return result
   }) as MutateCalls
 
@@ -271,6 +319,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
           state: 'offline',
           pending: replica.pendingCount,
           version: replica.identity.version,
+          snapshot: null,
           lastSyncedAt: null,
           error: null,
           missingScopes: knownMissingScopes(replica),
@@ -289,6 +338,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     get rejected() {
       return [...rejected]
     },
+    check: async () => connection?.check() ?? { outcome: 'inconclusive', tables: [] },
   }
 
   if (connection && options.connect !== false) connection.connect()
@@ -299,7 +349,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       const note = await openNote(
         {
           serverUrl: options.serverUrl,
-          token: options.token,
+          token: await credentials.token(),
           householdId: replica.identity.householdId,
           location,
           cache: platform.noteCache,
@@ -328,7 +378,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
     sync,
     presence: { set: (state) => presence.set(state), list: () => presence.list() },
     notes,
-    ai: hearthAi(options, replica.identity.householdId),
+    ai: hearthAi(options.serverUrl, credentials, replica.identity.householdId),
     on: (event, listener) => events.on(event, listener),
     watch(name, restArgs, listener, onError) {
       const [noun, verb] = (name as string).split('.') as [string, string]
@@ -405,6 +455,15 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       get replays() {
         return replica.replays
       },
+      get syncGaps() {
+        return connection?.gaps ?? 0
+      },
+      get replicaChecks() {
+        return connection?.checks ?? 0
+      },
+      get replicaRepairs() {
+        return connection?.repairs ?? 0
+      },
     },
     async close() {
       for (const note of [...openNotes]) await note.close()
@@ -412,6 +471,7 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
       await connection?.disconnect()
       presence.destroy()
       await replica.close()
+      credentials.close()
     },
   }
 }

@@ -1,12 +1,12 @@
 import type { Store } from '@hearth/engine'
 import { syncDb } from '@hearth/engine/sync'
+import type { Credentials } from './device-credential.ts'
 import { HearthError } from './hearth-error.ts'
 
 /** What resolving `household: 'current'` needs. */
 export interface HouseholdRefOptions {
   household: string
   serverUrl?: string
-  token: string
 }
 
 /**
@@ -15,7 +15,11 @@ export interface HouseholdRefOptions {
  * that already holds one household opens on it when the server cannot be reached; anything else
  * the server answers, or no server to ask, is refused with a `HearthError` saying so.
  */
-export async function resolveHousehold(options: HouseholdRefOptions, store: Store): Promise<string> {
+export async function resolveHousehold(
+  options: HouseholdRefOptions,
+  credentials: Credentials,
+  store: Store,
+): Promise<string> {
   if (options.household !== 'current') return options.household
   if (!options.serverUrl) {
     throw new HearthError(
@@ -26,7 +30,7 @@ export async function resolveHousehold(options: HouseholdRefOptions, store: Stor
   const url = `${options.serverUrl.replace(/\/$/, '')}/households/current`
   let response: Response
   try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${options.token}` } })
+    response = await credentials.fetch(url)
   } catch (error) {
     const known = await householdsIn(store)
     if (known.length === 1) return known[0]!

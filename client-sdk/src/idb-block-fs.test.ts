@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto'
+import { gzipSync } from 'node:zlib'
 import { openPGliteStore, type Store } from '@hearth/engine'
 import { openDB } from 'idb'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
-import { openBrowserReplica } from './browser-replica.ts'
+import { makeReplicaTemplate, openBrowserReplica } from './browser-replica.ts'
 import { BLOCK_FS_INITDB, BLOCK_FS_SETTINGS, blockDbName, idbBlockFs } from './idb-block-fs.ts'
 
 /** The block store's logic on fake-indexeddb; test/web/replica-storage.test.ts runs it in Chromium. */
@@ -82,5 +83,53 @@ describe('the IndexedDB block store', () => {
     const third = await openBrowserReplica(name)
     expect(third.rebuilt).toBe(false)
     await third.store.close()
+  })
+
+  it('starts a new replica from a migrated template, and the long way when the template is bad', {
+    timeout: 240_000,
+  }, async () => {
+    const template = await makeReplicaTemplate()
+    const tables = async (store: Store) =>
+      (
+        await sql<{ n: number }>`
+          select count(*)::int as n from pg_class where relname in ('kysely_migration', 'device_state')`.execute(
+          store.db,
+        )
+      ).rows[0]!.n
+
+    // Opened from the template: migrated before anything migrates it, on the block store's WAL size.
+    const name = `template-${ulid()}`
+    const first = await openBrowserReplica(name, async () => template)
+    expect(first.rebuilt).toBe(false)
+    expect(await tables(first.store)).toBe(2)
+    const { rows: segsize } = await sql<{
+      s: string
+    }>`select current_setting('wal_segment_size') as s`.execute(first.store.db)
+    expect(segsize[0]!.s).toBe('1MB')
+    await sql`create table kept (id int)`.execute(first.store.db)
+    await first.store.close()
+
+    // Reopened: its own blocks, and the template is not asked for.
+    const second = await openBrowserReplica(name, async () => {
+      throw new Error('a replica with data must not ask for the template')
+    })
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_class where relname = 'kept'`.execute(second.store.db)
+    expect(rows[0]!.n).toBe(1)
+    await second.store.close()
+
+    // A template that is not one: the replica is made the long way (initdb, not yet migrated).
+    const garbage = gzipSync(new Uint8Array(4096).fill(7))
+    const bad = await openBrowserReplica(`bad-${ulid()}`, async () => new Blob([garbage]))
+    expect(bad.rebuilt).toBe(true)
+    expect(await tables(bad.store)).toBe(0)
+    await bad.store.close()
+    // No template to be had (null, a failed fetch, an error page): the long way too.
+    for (const answer of [async () => null, async () => new Blob(['<html>Not found</html>'])]) {
+      const none = await openBrowserReplica(`none-${ulid()}`, answer)
+      expect(none.rebuilt).toBe(false)
+      expect(await tables(none.store)).toBe(0)
+      await none.store.close()
+    }
   })
 })

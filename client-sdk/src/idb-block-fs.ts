@@ -90,12 +90,21 @@ export class IdbBlockStore implements StorageBackend {
   constructor(readonly name: string) {}
 
   async init(): Promise<void> {
-    this.db = await openDB<BlockDb>(blockDbName(this.name), 1, {
+    this.db ??= await openDB<BlockDb>(blockDbName(this.name), 1, {
       upgrade(db) {
         db.createObjectStore('entries', { keyPath: 'path' })
         db.createObjectStore('blocks', { keyPath: ['path', 'index'] })
       },
     })
+  }
+
+  /**
+   * Whether the store has no files yet (a new replica, or one deleted to be rebuilt). It opens the
+   * store, and PGlite's `init` then keeps that connection.
+   */
+  async isEmpty(): Promise<boolean> {
+    await this.init()
+    return (await this.open().count('entries')) === 0
   }
 
   async *load(): AsyncIterable<StorageEntry> {

@@ -13,8 +13,26 @@ import { MemoryQueue } from './queue/mutation-queue.ts'
 import type { SocketLike } from './sync-client.ts'
 
 /** `ulid()` makes a new random ULID, for ids an app makes before it calls `mutate`. */
-export { EngineError, newUlid as ulid } from '@hearth/engine'
+/** The starter categories, for an app that lets a household edit them before creating them. */
+/** The scopes a key can carry and the event types a webhook can ask for, for settings screens. */
+export {
+  EngineError,
+  EVENT_TYPES,
+  newUlid as ulid,
+  SCOPES,
+  type Scope,
+  STARTER_PACK,
+  type StarterGroup,
+  starterPackLanguage,
+} from '@hearth/engine'
 export * from './ai.ts'
+export {
+  type CredentialStore,
+  type DeviceCredential,
+  type DeviceCredentialOptions,
+  type DeviceSignIn,
+  signInDevice,
+} from './device-credential.ts'
 export * from './emitter.ts'
 export * from './hearth.ts'
 export * from './hearth-error.ts'
@@ -31,9 +49,9 @@ export * from './sync-client.ts'
  * durable queue in IndexedDB beside it (`hearth-queue:name`), and the global WebSocket.
  */
 export const browserPlatform: HearthPlatform = {
-  openStore: async (location) =>
+  openStore: async (location, opening) =>
     location.startsWith('idb://')
-      ? (await openBrowserReplica(location.slice('idb://'.length))).store
+      ? (await openBrowserReplica(location.slice('idb://'.length), opening?.template)).store
       : openPGliteStore({ dataDir: location, sharedBuffers: DEVICE_SHARED_BUFFERS }),
   openQueue: async (location) =>
     location.startsWith('idb://')

@@ -14,6 +14,7 @@ import { openReplicaFolder } from './node/replica-folder.ts'
 import { MemoryQueue } from './queue/mutation-queue.ts'
 import type { SocketLike } from './sync-client.ts'
 
+export { makeReplicaTemplate } from './browser-replica.ts'
 export * from './index.ts'
 export { FileQueue } from './node/file-queue.ts'
 

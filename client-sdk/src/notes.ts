@@ -67,7 +67,8 @@ export interface HearthNote {
 /** What opening a note needs from its Hearth. */
 export interface NoteContext {
   serverUrl?: string
-  token: string
+  /** Left out, the page's session cookie signs the socket in (a browser page of the server). */
+  token?: string
   householdId: string
   location: string
   cache?: NoteCacheFactory
@@ -101,7 +102,7 @@ export async function openNote(context: NoteContext, target: NoteTarget): Promis
       {
         connect: false,
         disableBc: true,
-        protocols: ['hearth-notes', `hearth-key.${context.token}`],
+        protocols: context.token ? ['hearth-notes', `hearth-key.${context.token}`] : ['hearth-notes'],
         WebSocketPolyfill: context.socketClass as typeof WebSocket,
         maxBackoffTime: 2500,
       },

@@ -15,9 +15,14 @@ import {
 } from '@hearth/engine'
 import {
   clearHousehold,
+  DEVICE_DIGEST_PAGE_ROWS,
   deviceMutator,
+  type HouseholdDigest,
+  pauseDerivedSums,
   type RowChangeInput,
   RowWriter,
+  readDigest,
+  resumeDerivedSums,
   syncDb,
   type TableRows,
 } from '@hearth/engine/sync'
@@ -48,7 +53,14 @@ export interface ReplicaIdentity {
 
 /** What the server sent, ready to apply: a delta, or a snapshot that replaces every row. */
 export type Incoming =
-  | { kind: 'delta'; changes: RowChangeInput[]; version: number; lmid: number }
+  | {
+      kind: 'delta'
+      /** The version the changes start from: at or before the replica's own (no gap). */
+      fromVersion: number
+      changes: RowChangeInput[]
+      version: number
+      lmid: number
+    }
   | {
       kind: 'snapshot'
       /** The pages, as they arrive: a rebase applies each while the next is on its way. */
@@ -145,6 +157,8 @@ export class Replica {
   pendingCount = 0
   /** How many times a rebase replayed a pending mutation, since this replica opened. */
   replays = 0
+  /** Writes (local mutations, rebases) begun since this replica opened; see `digest`. */
+  private writes = 0
   /** Whether `mutate` and `rebase` should say which tables they changed (someone watches). */
   trackTables = false
   private nextId = 1
@@ -247,6 +261,7 @@ export class Replica {
     hooks: MutateHooks = {},
   ): Promise<{ mutation: PendingMutation; result: unknown; tables: Set<string> | null }> {
     return this.mutex.run(async () => {
+      this.writes++
       const mutator = deviceMutator(name)
       if (this.identity.version === null) {
         throw new EngineError(
@@ -317,6 +332,15 @@ export class Replica {
    */
   rebase(incoming: Incoming): Promise<RebaseOutcome> {
     return this.mutex.run(async () => {
+      this.writes++
+      // The last guard against a silent divergence: a delta that starts past the replica's
+      // version would skip the changes in between (the connection checks this first).
+      const at = this.identity.version
+      if (incoming.kind === 'delta' && (at === null || incoming.fromVersion > at || incoming.version < at)) {
+        throw new Error(
+          `A delta from version ${incoming.fromVersion} to ${incoming.version} does not continue this replica's version ${at}.`,
+        )
+      }
       const lmid = Math.max(this.identity.lmid, incoming.lmid)
       // A small delta lands in origin mode (see `asServerRowsInOrigin`); should that fail (a
       // foreign key the delta's order or a row this device does not hold trips), the whole
@@ -350,6 +374,29 @@ export class Replica {
       await this.compactQueue(outcome.pending)
       return outcome
     })
+  }
+
+  /**
+   * A digest of the synced rows this replica holds that its key may read (`readDigest`, the
+   * server's own function), read in pages so the app's queries wait for a page at a time, not for
+   * the whole digest. Null when a write (a local mutation, a rebase) ran meanwhile: the pages
+   * would not be of one state. Meaningful when nothing is pending: pending mutations' effects
+   * are in the rows too.
+   */
+  async digest(): Promise<HouseholdDigest | null> {
+    // Read with no write under way; a write that starts later counts itself.
+    const before = await this.mutex.run(async () => this.writes)
+    const digest = await readDigest(
+      this.store.db,
+      this.identity.householdId,
+      {
+        scopes: this.identity.scopes,
+        userId: this.identity.userId ?? undefined,
+        role: this.identity.role ?? undefined,
+      },
+      { pageRows: DEVICE_DIGEST_PAGE_ROWS },
+    )
+    return this.writes === before ? digest : null
   }
 
   /** The body of a rebase, in its transaction: the server's rows in origin or in replica mode. */
@@ -387,6 +434,7 @@ export class Replica {
       // mutations, so they stay applied as they are, without an undo and a replay. (The usual
       // echo: a device's own mutation coming back.) Nothing reads these writes' answers: they
       // go with the commit, in one call into PGlite.
+      await keepHistory(tx, lmid)
       await executeDeferred(tx, db.deleteFrom('device_undo').where('mutation_id', '<=', lmid))
       await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
       const remaining = pending.length - confirmed.length
@@ -424,12 +472,15 @@ export class Replica {
         row: r.row,
       }))
       for (const r of images) tables?.add(r.table_name)
+      if (confirmed.length > 0) await keepHistory(tx, lmid)
       await db.deleteFrom('device_undo').execute()
     }
     if (incoming.kind === 'snapshot') {
       await clearHousehold(tx, householdId)
       // Pages apply as they arrive. A large table (a full page) loads without its secondary
-      // indexes, which are built once afterwards.
+      // indexes, which are built once afterwards, and the derived sums are added up once at the
+      // end rather than by their triggers page by page.
+      await pauseDerivedSums(tx)
       const rebuild: string[] = []
       const bulk = new Set<string>()
       const loaded = new Set<string>()
@@ -442,6 +493,7 @@ export class Replica {
         await this.writer.load(tx, page.table, page.rows)
       }
       for (const statement of rebuild) await sql`${sql.raw(statement)}`.execute(tx)
+      await resumeDerivedSums(tx, householdId)
       // PGlite runs no autovacuum, so nothing else gives the planner the loaded rows' statistics:
       // without them a 100,000-row household plans its lookups as if the tables were as small
       // as they were (a 10,000-row import's payee look-ups took seconds instead of milliseconds).
@@ -638,6 +690,31 @@ async function echoesMatch(
     }
   }
   return true
+}
+
+/** How many of its confirmed mutations a device can still undo offline (`device_history`). */
+const HISTORY_KEPT = 200
+
+/**
+ * Keeps the row images of the mutations the server confirmed (id <= `lmid`) for an offline undo
+ * (`activity.undoMutation`): each row's first image per mutation moves from `device_undo` to
+ * `device_history`, which keeps the last `HISTORY_KEPT` mutations. Held for the commit.
+ */
+async function keepHistory(tx: Transaction<Database>, lmid: number): Promise<void> {
+  await executeDeferred(
+    tx,
+    sql`insert into device_history (mutation_id, seq, table_name, household_id, row_id, before)
+      select distinct on (mutation_id, table_name, row_id) mutation_id, seq, table_name, household_id, row_id, row
+      from device_undo where mutation_id <= ${lmid}
+      order by mutation_id, table_name, row_id, seq
+      on conflict do nothing`,
+  )
+  await executeDeferred(
+    tx,
+    sql`delete from device_history where mutation_id < (
+      select min(mutation_id) from (
+        select distinct mutation_id from device_history order by mutation_id desc limit ${HISTORY_KEPT}) kept)`,
+  )
 }
 
 /**

@@ -18,6 +18,7 @@ export const REST_PARAMETER_NAMES = {
   'budgets.assign': { yearMonth: 'month' },
   'budgets.autoAssignFromGoals': { yearMonth: 'month' },
   'budgets.copyFrom': { sourceYearMonth: 'sourceMonth', yearMonth: 'month' },
+  'budgets.deleteCategory': { yearMonth: 'month' },
   'budgets.get': { yearMonth: 'month' },
   'budgets.getCategory': { yearMonth: 'month' },
   'budgets.history': { yearMonth: 'month' },

@@ -6,11 +6,12 @@ import {
   type SyncMutation,
 } from '@hearth/contracts'
 import type { Role, Scope } from '@hearth/engine'
-import type { RowChangeInput, TableRows } from '@hearth/engine/sync'
+import type { RowChangeInput, TableDigest, TableRows } from '@hearth/engine/sync'
+import type { Credentials } from './device-credential.ts'
 import type { Emitter } from './emitter.ts'
 import { missingReadScopes } from './missing-scopes.ts'
 import { fromBase64, type Presence, type PresenceEntry, toBase64 } from './presence.ts'
-import type { Incoming, PendingMutation, Replica } from './replica.ts'
+import type { Incoming, PendingMutation, RebaseOutcome, Replica } from './replica.ts'
 
 /** The part of a browser `WebSocket` sync uses; the `ws` package's class fits it too. */
 export interface SocketLike {
@@ -34,6 +35,12 @@ export interface SyncStatus {
   /** The server version the replica's synced rows are at; null before the first snapshot. */
   version: number | null
   /**
+   * While a snapshot loads (the first sync, or a replica rebuilt from the server): the rows that
+   * have arrived and the rows the replica has loaded so far, for a progress line ("12,000 rows
+   * loaded"); null otherwise. A `status` event follows each page.
+   */
+  snapshot: SnapshotProgress | null
+  /**
    * When the server last confirmed this replica up to date (caught up, nothing pending), since
    * this instance opened; null before that. Show it while offline: "last synced 5 minutes ago".
    */
@@ -56,6 +63,12 @@ export interface SyncStatus {
    * first after a drop, 2 once that one failed, ...; 0 while connected or not reconnecting.
    */
   retryAttempt: number
+}
+
+/** How far a snapshot has come: rows received from the server, and rows loaded into the replica. */
+export interface SnapshotProgress {
+  receivedRows: number
+  loadedRows: number
 }
 
 /** A reconnect attempt was scheduled: the `reconnecting` event, one per failed attempt. */
@@ -88,9 +101,14 @@ export interface RejectedEvent {
 export interface HearthEvents extends Record<string, unknown> {
   /**
    * Local data changed: a local mutation, or rows from the server. `tables` names the tables
-   * whose rows may have changed, while a live query is open; null means any table.
+   * whose rows may have changed, while a live query is open; null means any table. A local
+   * mutation names itself in `mutation`: its id is what `mutate.activity.undoMutation` takes.
    */
-  change: { source: 'local' | 'sync'; tables: readonly string[] | null }
+  change: {
+    source: 'local' | 'sync'
+    tables: readonly string[] | null
+    mutation?: { id: number; name: string }
+  }
   rejected: RejectedEvent
   /** The replica was replaced by a snapshot because it could not continue from its cursor. */
   reset: { reason: string }
@@ -104,7 +122,26 @@ export interface HearthEvents extends Record<string, unknown> {
   error: { code: string; message: string; fatal: boolean }
   /** Who is online changed, or what one of them shares. */
   presence: PresenceEntry[]
+  /**
+   * A comparison with the server found the replica's rows different (`tables`), and a snapshot
+   * replaced them; the replica is at `version` now. See docs/sync.md, Replicas check themselves.
+   */
+  'replica.repaired': { tables: string[]; version: number }
 }
+
+/** What comparing the replica with the server found. */
+export interface ReplicaCheck {
+  /**
+   * `match`: the same rows as the server's for this key; `repaired`: `tables` differed and a
+   * snapshot replaced the replica; `inconclusive`: no comparison was possible now (offline,
+   * mutations pending, the household moved meanwhile).
+   */
+  outcome: 'match' | 'repaired' | 'inconclusive'
+  tables: string[]
+}
+
+/** How often a connected device compares its replica with the server, by default: 10 minutes. */
+const DEFAULT_CHECK_EVERY_MS = 10 * 60_000
 
 /** Codes after which reconnecting cannot help until someone changes the key or membership. */
 const TERMINAL = new Set([
@@ -127,7 +164,8 @@ const TERMINAL_CLOSES = new Set([4401, 4403, 4404])
 /** How sync reaches the server. */
 export interface SyncConnectionOptions {
   serverUrl: string
-  token: string
+  /** What hello sends: an API key or a device's access token; none, and the upgrade's session cookie speaks. */
+  credentials: Credentials
   deviceName?: string
   socket: SocketFactory
   /** Reconnect delays: doubling from min to max, with jitter. */
@@ -135,6 +173,53 @@ export interface SyncConnectionOptions {
   reconnectMaxMs?: number
   /** How often to ping a quiet server; a server silent for two rounds is given up on. */
   heartbeatMs?: number
+  /** How often to compare the replica with the server while connected (10 min); 0: only on connect. */
+  checkEveryMs?: number
+}
+
+/**
+ * One socket's life and every piece of protocol state that belongs to it. When the socket
+ * closes, `closed` is set and the link is dropped: work it queued does not run, and what it had
+ * half received (a delta's pages, a snapshot) goes with it.
+ */
+class Link {
+  closed = false
+  welcomed = false
+  caughtUp = false
+  /** The last mutation id pushed on this socket. */
+  sentThrough = 0
+  /** A delta whose pages are still arriving. */
+  partial: AssembledDelta | null = null
+  /**
+   * Whole deltas received and not yet applied, joined into one (each starts at or before where
+   * the one before ended): applied together by the next rebase.
+   */
+  ready: AssembledDelta | null = null
+  /** A snapshot arriving now, applied page by page by a rebase that runs meanwhile. */
+  snapshot: { pages: PageStream; applied: Promise<RebaseOutcome> } | null = null
+  /** A gap was seen and a resend asked for; later deltas past the gap are dropped meanwhile. */
+  resendAsked = false
+  /** A comparison with the server is wanted once the replica is idle. */
+  checkDue = false
+  checkRetries = 0
+  /** Callers waiting for the answer to the comparison asked for. */
+  checks: ((result: ReplicaCheck) => void)[] = []
+  /** The snapshot asked for after a comparison found `tables` different. */
+  repairing: { tables: string[]; done: (result: ReplicaCheck) => void } | null = null
+  /** The token hello sent on this socket. */
+  token: string | undefined = undefined
+  /** The server refused a device's access token: renew it, then reconnect. */
+  renew = false
+
+  constructor(readonly socket: SocketLike) {}
+}
+
+/** A delta as received: its changes lead from version `from` to `version`. */
+interface AssembledDelta {
+  from: number
+  version: number
+  lmid: number
+  changes: RowChangeInput[]
 }
 
 /**
@@ -142,21 +227,14 @@ export interface SyncConnectionOptions {
  * the replica's rebase, and reconnect with backoff. Incoming messages are handled one at a time.
  */
 export class SyncConnection {
-  private socket: SocketLike | null = null
+  /** The connection now, if any; every piece of protocol state lives on its link. */
+  private link: Link | null = null
   private wanted = false
-  private welcomed = false
-  private caughtUp = false
-  private sentThrough = 0
   /** Pushed mutations the replica refused, whose refusal the caller already has. */
   private readonly refusedLocally = new Set<number>()
   /** Pushed mutations the server has not answered yet: when each one's local call ends. */
   private readonly localCalls = new Map<number, { ended: Promise<void>; end: () => void }>()
   private sent = new Map<number, PendingMutation>()
-  private deltaPages: RowChangeInput[] = []
-  /** Where the deltas received so far lead; applied together by one rebase. */
-  private deltaTarget: { version: number; lmid: number } | null = null
-  /** The snapshot arriving now, applied page by page by a rebase that runs meanwhile. */
-  private snapshot: { pages: PageStream; applied: Promise<unknown> } | null = null
   private resetReason: string | null = null
   private attempts = 0
   private nextRetryAt: Date | null = null
@@ -166,8 +244,17 @@ export class SyncConnection {
   private heartbeat: ReturnType<typeof setInterval> | null = null
   private lastSyncedAt: Date | null = null
   private failure: SyncFailure | null = null
+  /** Renewals of a refused token since the last welcome; a token refused again and again ends sync. */
+  private renewals = 0
   /** The offline status last announced, so retries while offline announce nothing new. */
   private lastOffline: string | null = null
+  /** The snapshot loading now (its rows counted for `status.snapshot`) until its rebase settles. */
+  private loading: PageStream | null = null
+  private checkTimer: ReturnType<typeof setInterval> | null = null
+  /** Since this instance opened: gaps seen (and resends asked), comparisons made, repairs. */
+  gaps = 0
+  checks = 0
+  repairs = 0
 
   constructor(
     private readonly replica: Replica,
@@ -178,24 +265,28 @@ export class SyncConnection {
 
   /** Sends this device's presence update, when joined. */
   sendPresence(update: Uint8Array): void {
-    if (this.welcomed) this.send({ type: 'presence', update: toBase64(update) })
+    const link = this.link
+    if (link?.welcomed) this.send(link, { type: 'presence', update: toBase64(update) })
   }
 
   get status(): SyncStatus {
     const pending = this.replica.pendingCount
+    const link = this.link
+    const welcomed = link?.welcomed === true
     // Offline from the moment sync is no longer wanted (disconnect, a refusal), even while the
     // socket's close handshake is still under way.
     const state =
-      !this.welcomed || !this.wanted ? 'offline' : this.caughtUp && pending === 0 ? 'online' : 'syncing'
+      !welcomed || !this.wanted ? 'offline' : link?.caughtUp && pending === 0 ? 'online' : 'syncing'
     return {
       state,
       pending,
       version: this.replica.identity.version,
+      snapshot: this.loading?.progress() ?? null,
       lastSyncedAt: this.lastSyncedAt,
       error: this.failure,
       missingScopes: knownMissingScopes(this.replica),
       nextRetryAt: this.nextRetryAt,
-      retryAttempt: this.welcomed || !this.wanted ? 0 : this.attempts,
+      retryAttempt: welcomed || !this.wanted ? 0 : this.attempts,
     }
   }
 
@@ -208,7 +299,8 @@ export class SyncConnection {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     this.nextRetryAt = null
-    if (!this.socket) this.open()
+    if (!this.link) this.open()
+    this.startChecks()
   }
 
   /** Closes the socket and stops reconnecting; local calls keep working offline. */
@@ -217,7 +309,9 @@ export class SyncConnection {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     this.nextRetryAt = null
-    const socket = this.socket
+    if (this.checkTimer) clearInterval(this.checkTimer)
+    this.checkTimer = null
+    const socket = this.link?.socket
     if (socket) {
       const closed = new Promise<void>((resolve) => {
         const previous = socket.onclose
@@ -245,14 +339,16 @@ export class SyncConnection {
       end = resolve
     })
     this.localCalls.set(mutation.id, { ended, end })
+    const link = this.link
+    if (!link?.welcomed) return
     // The usual case, nothing older unsent: push straight away, without reading the queue back.
-    if (this.welcomed && this.sentThrough === mutation.id - 1) {
+    if (link.sentThrough === mutation.id - 1) {
       this.sent.set(mutation.id, mutation)
-      this.send({ type: 'push', mutations: [toWire(mutation)] })
-      this.sentThrough = mutation.id
+      this.send(link, { type: 'push', mutations: [toWire(mutation)] })
+      link.sentThrough = mutation.id
       return
     }
-    this.enqueue(() => this.pushPending())
+    this.enqueue(link, () => this.pushPending(link))
   }
 
   /**
@@ -275,46 +371,64 @@ export class SyncConnection {
 
   /** Asks the server for everything since the replica's version. */
   pull(): void {
-    this.send({ type: 'pull', cursor: this.replica.identity.version })
+    const link = this.link
+    if (link?.welcomed) this.send(link, { type: 'pull', cursor: this.expectedVersion(link) })
+  }
+
+  /**
+   * Compares the replica with the server now (see `check` in docs/sync.md): resolves with what
+   * the comparison found once the server answered and any repair is done; `inconclusive` when
+   * it could not compare (offline, mutations pending, or the household moved meanwhile).
+   */
+  check(): Promise<ReplicaCheck> {
+    const link = this.link
+    if (!link?.welcomed || !link.caughtUp || this.replica.pendingCount > 0)
+      return Promise.resolve({ outcome: 'inconclusive', tables: [] })
+    return new Promise<ReplicaCheck>((resolve) => {
+      link.checks.push(resolve)
+      if (link.checks.length === 1) this.send(link, { type: 'check' })
+    })
   }
 
   private open(): void {
     const url = `${this.options.serverUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/sync`
-    const socket = this.options.socket(url)
-    this.socket = socket
+    const link = new Link(this.options.socket(url))
+    const { socket } = link
+    this.link = link
     socket.onopen = () => {
-      if (this.socket !== socket) return
+      if (link.closed) return
       this.attempts = 0
       this.lastHeard = Date.now()
-      this.startHeartbeat(socket)
-      this.enqueue(() => this.hello())
+      this.startHeartbeat(link)
+      this.enqueue(link, () => this.hello(link))
     }
     socket.onmessage = (event) => {
-      if (this.socket !== socket) return
+      if (link.closed) return
       this.lastHeard = Date.now()
       const text = typeof event.data === 'string' ? event.data : String(event.data)
-      this.enqueue(() => this.receive(text))
+      this.enqueue(link, () => this.receive(link, text))
     }
     socket.onerror = () => {}
     socket.onclose = (event) => {
-      if (this.socket !== socket) return
+      if (link.closed) return
+      // Everything of this connection ends here: its queued tasks are skipped when their turn
+      // comes (`enqueue`), its half-received delta and snapshot go with it.
+      link.closed = true
       // The server closes with 4401, 4403 or 4404 and the refusal's code as the reason when the
       // key, its scope or the membership is gone; the error message before it may be lost.
-      if (!this.failure && TERMINAL_CLOSES.has(event.code) && TERMINAL.has(event.reason)) {
+      if (link.renew) this.renewAfterRefusal(link)
+      else if (!this.failure && TERMINAL_CLOSES.has(event.code) && TERMINAL.has(event.reason)) {
         this.wanted = false
         this.failure = { code: event.reason, message: `The server ended the session: ${event.reason}.` }
         this.events.emit('error', { code: event.reason, message: this.failure.message, fatal: true })
       }
-      this.socket = null
+      if (this.link === link) this.link = null
       if (this.heartbeat) clearInterval(this.heartbeat)
       this.heartbeat = null
-      this.welcomed = false
-      this.caughtUp = false
-      this.deltaPages = []
-      this.deltaTarget = null
       // A snapshot cut short is rolled back: its rebase runs in one transaction.
-      this.snapshot?.pages.fail(new Error('The connection closed during a snapshot.'))
-      this.snapshot = null
+      link.snapshot?.pages.fail(new Error('The connection closed during a snapshot.'))
+      link.snapshot = null
+      for (const resolve of link.checks.splice(0)) resolve({ outcome: 'inconclusive', tables: [] })
       this.presence.disconnected()
       // Scheduled first, so the status that announces going offline says when the next try is.
       if (this.wanted) this.scheduleReconnect()
@@ -323,15 +437,28 @@ export class SyncConnection {
   }
 
   /** Pings a quiet server, and drops a socket that stopped answering (a half-open connection). */
-  private startHeartbeat(socket: SocketLike): void {
+  private startHeartbeat(link: Link): void {
     const every = this.options.heartbeatMs ?? 25_000
     if (this.heartbeat) clearInterval(this.heartbeat)
     this.heartbeat = setInterval(() => {
-      if (this.socket !== socket) return
-      if (Date.now() - this.lastHeard > 2 * every) socket.close(4000, 'server silent')
-      else this.send({ type: 'ping' })
+      if (link.closed) return
+      if (Date.now() - this.lastHeard > 2 * every) link.socket.close(4000, 'server silent')
+      else this.send(link, { type: 'ping' })
     }, every)
     ;(this.heartbeat as { unref?: () => void }).unref?.()
+  }
+
+  /** Compares the replica with the server every `checkEveryMs` while sync is wanted. */
+  private startChecks(): void {
+    const every = this.options.checkEveryMs ?? DEFAULT_CHECK_EVERY_MS
+    if (this.checkTimer || every <= 0) return
+    this.checkTimer = setInterval(() => {
+      const link = this.link
+      if (!link?.welcomed) return
+      link.checkDue = true
+      this.checkWhenIdle(link)
+    }, every)
+    ;(this.checkTimer as { unref?: () => void }).unref?.()
   }
 
   private scheduleReconnect(): void {
@@ -343,34 +470,72 @@ export class SyncConnection {
     this.timer = setTimeout(() => {
       this.timer = null
       this.nextRetryAt = null
-      if (this.wanted && !this.socket) this.open()
+      if (this.wanted && !this.link) this.open()
     }, delay)
     this.events.emit('reconnecting', { attempt: this.attempts, at, delayMs: delay })
   }
 
-  private enqueue(task: () => Promise<void>): void {
-    this.chain = this.chain.then(task).catch((error) => {
-      this.events.emit('error', {
-        code: 'CLIENT',
-        message: (error as Error).message ?? String(error),
-        fatal: false,
+  /**
+   * Queues work of one connection behind everything before it. When its turn comes after that
+   * connection closed, it does not run: nothing an old socket started touches a new one.
+   */
+  private enqueue(link: Link, task: () => Promise<void>): void {
+    this.chain = this.chain
+      .then(() => (link.closed ? undefined : task()))
+      .catch((error) => {
+        this.events.emit('error', {
+          code: 'CLIENT',
+          message: (error as Error).message ?? String(error),
+          fatal: false,
+        })
+        // The replica may be behind what the socket promised; a fresh connection starts over cleanly.
+        link.socket.close(4000, 'client error')
       })
-      // The replica may be behind what the socket promised; a fresh connection starts over cleanly.
-      this.socket?.close(4000, 'client error')
+  }
+
+  private send(link: Link, message: Record<string, unknown>): void {
+    if (!link.closed && link.socket.readyState === 1)
+      link.socket.send(JSON.stringify({ v: SYNC_PROTOCOL_VERSION, ...message }))
+  }
+
+  /**
+   * Renews a refused device token, and reconnects as usual; a device that can no longer renew
+   * (signed out, its refresh token reused) ends here, as a revoked key does.
+   */
+  private renewAfterRefusal(link: Link): void {
+    this.renewals++
+    void this.options.credentials.refused(link.token).then((renewed) => {
+      if (renewed && this.renewals <= 3) return
+      const ended = this.options.credentials.ended
+      this.end(ended?.code ?? 'UNAUTHENTICATED', ended?.message ?? 'The server refused this device’s token.')
     })
   }
 
-  private send(message: Record<string, unknown>): void {
-    if (this.socket?.readyState === 1)
-      this.socket.send(JSON.stringify({ v: SYNC_PROTOCOL_VERSION, ...message }))
+  /** Stops syncing for good after a refusal reconnecting cannot mend. */
+  private end(code: string, message: string): void {
+    if (this.failure) return
+    this.wanted = false
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.nextRetryAt = null
+    this.failure = { code, message }
+    this.events.emit('error', { code, message, fatal: true })
+    this.emitStatus()
   }
 
-  private async hello(): Promise<void> {
+  private async hello(link: Link): Promise<void> {
     const first = (await this.replica.pendingAfter(0, 1))[0]
-    this.sentThrough = 0
-    this.send({
+    link.sentThrough = 0
+    link.token = await this.options.credentials.token()
+    const ended = this.options.credentials.ended
+    if (ended) {
+      this.end(ended.code, ended.message)
+      link.socket.close(1000, 'signed out')
+      return
+    }
+    this.send(link, {
       type: 'hello',
-      token: this.options.token,
+      token: link.token,
       householdId: this.replica.identity.householdId,
       clientId: this.replica.identity.clientId,
       deviceName: this.options.deviceName,
@@ -379,7 +544,7 @@ export class SyncConnection {
     })
   }
 
-  private async receive(text: string): Promise<void> {
+  private async receive(link: Link, text: string): Promise<void> {
     let message: ServerMessage
     try {
       message = ServerMessageSchema.parse(JSON.parse(text))
@@ -387,40 +552,44 @@ export class SyncConnection {
       throw new Error('The server sent a message this client does not understand.')
     }
     try {
-      await this.handle(message)
+      await this.handle(link, message)
     } finally {
       // Any word from a server that has nothing more for us confirms the replica is up to date.
       if (this.status.state === 'online') this.lastSyncedAt = new Date()
     }
   }
 
-  private async handle(message: ServerMessage): Promise<void> {
+  private async handle(link: Link, message: ServerMessage): Promise<void> {
     switch (message.type) {
       case 'welcome':
-        return this.welcome(message)
+        this.renewals = 0
+        return this.welcome(link, message)
       case 'snapshot': {
-        const snapshot = this.snapshot ?? this.startSnapshot(message.version, message.lmid)
+        const snapshot = link.snapshot ?? this.startSnapshot(link, message.version, message.lmid)
         for (const page of message.tables) snapshot.pages.push(page)
-        if (!message.more) await this.finishSnapshot(snapshot)
+        if (!message.more) await this.finishSnapshot(link, snapshot)
         return
       }
       case 'delta':
-        this.deltaPages.push(...message.changes)
-        if (!message.more) {
-          // Deltas that arrive while a rebase runs are applied together by the next one.
-          if (!this.deltaTarget) this.enqueue(() => this.applyDelta())
-          this.deltaTarget = { version: message.version, lmid: message.lmid }
-        }
-        return
+        return this.deltaPage(link, message)
       case 'pushResult':
         return this.rejections(message.results)
       case 'reset':
         // The queue went out after welcome; the snapshot asked for now will include it.
         this.resetReason = message.reason
-        this.caughtUp = false
-        this.send({ type: 'pull', cursor: null })
+        link.caughtUp = false
+        this.send(link, { type: 'pull', cursor: null })
+        return
+      case 'digest':
+        // Compared once every delta received before it is applied (they are queued already).
+        this.enqueue(link, () => this.compare(link, message))
         return
       case 'error':
+        // A device's access token that lapsed is renewed when the socket closes, not an end.
+        if (message.code === 'UNAUTHENTICATED' && !link.welcomed && this.options.credentials.renewable) {
+          link.renew = true
+          return
+        }
         if (message.fatal && TERMINAL.has(message.code)) {
           this.wanted = false
           this.failure = { code: message.code, message: message.message }
@@ -436,62 +605,209 @@ export class SyncConnection {
     }
   }
 
-  private async welcome(message: Extract<ServerMessage, { type: 'welcome' }>): Promise<void> {
+  private async welcome(link: Link, message: Extract<ServerMessage, { type: 'welcome' }>): Promise<void> {
     await this.replica.saveIdentity({
       userId: message.userId,
       role: message.role as Role,
       scopes: message.scopes as Scope[],
       lmid: message.lmid,
     })
-    this.welcomed = true
-    this.caughtUp = false
+    link.welcomed = true
+    link.caughtUp = false
+    // Every reconnect compares the replica with the server once it has caught up.
+    link.checkDue = true
     this.presence.connected()
     await this.rejections(message.rejections)
     this.emitStatus()
-    await this.pushPending()
+    await this.pushPending(link)
   }
 
-  private async applyDelta(): Promise<void> {
-    const target = this.deltaTarget
-    if (!target) return
-    const { version, lmid } = target
-    this.deltaTarget = null
-    const changes = this.deltaPages
-    this.deltaPages = []
+  /**
+   * The version the replica will be at once every delta received so far is applied: the
+   * replica's own, or the end of the deltas waiting for their rebase.
+   */
+  private expectedVersion(link: Link): number | null {
+    return link.ready?.version ?? this.replica.identity.version
+  }
+
+  /**
+   * One page of a delta. Pages join their delta only when each starts where the last ended; a
+   * whole delta joins the ones waiting for a rebase only when it starts at or before the
+   * version they lead to (see `Link.ready`). A delta that starts past it would leave a gap: it
+   * is dropped, and the server is asked once to send again from that version.
+   */
+  private deltaPage(link: Link, page: Extract<ServerMessage, { type: 'delta' }>): void {
+    const partial = link.partial
+    if (partial && page.fromVersion !== partial.version) {
+      link.partial = null
+      this.gap(link)
+      return
+    }
+    const delta = partial ?? { from: page.fromVersion, version: page.fromVersion, lmid: 0, changes: [] }
+    for (const change of page.changes) delta.changes.push(change)
+    delta.version = page.version
+    delta.lmid = page.lmid
+    if (page.more) {
+      link.partial = delta
+      return
+    }
+    link.partial = null
+    const expected = this.expectedVersion(link)
+    if (expected === null || delta.from > expected) {
+      this.gap(link)
+      return
+    }
+    // Wholly behind the replica (sent before a resend this device asked for): nothing new.
+    if (delta.version < expected) return
+    // Starting at or before `expected` is safe: rows are whole images applied in commit order,
+    // so a version the replica already holds is written again as it is (docs/sync.md).
+    link.resendAsked = false
+    const ready = link.ready
+    if (ready) {
+      for (const change of delta.changes) ready.changes.push(change)
+      ready.version = delta.version
+      ready.lmid = delta.lmid
+      return
+    }
+    link.ready = delta
+    this.enqueue(link, () => this.applyDelta(link))
+  }
+
+  /** A delta that would skip changes: asks the server to send again from the replica's version. */
+  private gap(link: Link): void {
+    if (link.resendAsked) return
+    link.resendAsked = true
+    link.caughtUp = false
+    this.gaps++
+    const cursor = this.expectedVersion(link)
+    // No version yet: a snapshot is what the replica lacks.
+    this.send(link, { type: 'pull', cursor })
+  }
+
+  private async applyDelta(link: Link): Promise<void> {
+    const delta = link.ready
+    if (!delta) return
+    link.ready = null
+    const { from, changes, version, lmid } = delta
     const pendingBefore = this.replica.pendingCount
-    const outcome = await this.rebase({ kind: 'delta', changes, version, lmid })
+    const outcome = await this.rebase(link, { kind: 'delta', fromVersion: from, changes, version, lmid })
     if (changes.length > 0 || outcome.confirmed.length > 0 || pendingBefore !== outcome.pending) {
       this.events.emit('change', { source: 'sync', tables: outcome.tables && [...outcome.tables] })
     }
   }
 
   /** Starts the rebase that applies a snapshot's pages as they arrive. */
-  private startSnapshot(version: number, lmid: number) {
+  private startSnapshot(link: Link, version: number, lmid: number) {
     // Older deltas still waiting are superseded: the snapshot holds everything up to its version.
-    this.deltaPages = []
-    this.deltaTarget = null
-    const pages = new PageStream()
-    const applied = this.rebase({ kind: 'snapshot', tables: pages, version, lmid })
-    applied.catch(() => {})
-    this.snapshot = { pages, applied }
-    return this.snapshot
+    link.partial = null
+    link.ready = null
+    link.resendAsked = false
+    const pages = new PageStream(() => this.emitStatus())
+    this.loading = pages
+    const applied = this.replica.rebase({ kind: 'snapshot', tables: pages, version, lmid })
+    // Once applied or rolled back, its rows are no longer loading.
+    applied.then(
+      () => this.loaded(pages),
+      () => this.loaded(pages),
+    )
+    link.snapshot = { pages, applied }
+    return link.snapshot
   }
 
-  private async finishSnapshot(snapshot: { pages: PageStream; applied: Promise<unknown> }): Promise<void> {
+  private loaded(pages: PageStream): void {
+    if (this.loading !== pages) return
+    this.loading = null
+    this.emitStatus()
+  }
+
+  private async finishSnapshot(
+    link: Link,
+    snapshot: { pages: PageStream; applied: Promise<RebaseOutcome> },
+  ): Promise<void> {
     snapshot.pages.end()
-    this.snapshot = null
-    await snapshot.applied
+    link.snapshot = null
+    this.rebased(link, await snapshot.applied)
     if (this.resetReason) this.events.emit('reset', { reason: this.resetReason })
     this.resetReason = null
+    const repair = link.repairing
+    link.repairing = null
     this.events.emit('change', { source: 'sync', tables: null })
+    if (repair) {
+      const version = this.replica.identity.version!
+      this.events.emit('replica.repaired', { tables: repair.tables, version })
+      repair.done({ outcome: 'repaired', tables: repair.tables })
+    }
   }
 
-  private async rebase(incoming: Incoming) {
-    const outcome = await this.replica.rebase(incoming)
+  private async rebase(link: Link, incoming: Incoming): Promise<RebaseOutcome> {
+    return this.rebased(link, await this.replica.rebase(incoming))
+  }
+
+  private rebased(link: Link, outcome: RebaseOutcome): RebaseOutcome {
     for (const id of outcome.confirmed) this.sent.delete(id)
-    this.caughtUp = true
+    link.caughtUp = true
     this.emitStatus()
+    this.checkWhenIdle(link)
     return outcome
+  }
+
+  /** Asks for a comparison when one is due and the replica holds only the server's rows. */
+  private checkWhenIdle(link: Link): void {
+    if (!link.checkDue || !link.caughtUp || link.closed || this.replica.pendingCount > 0) return
+    if (link.ready || link.partial || link.snapshot || link.checks.length > 0) return
+    link.checkDue = false
+    void this.check()
+  }
+
+  /**
+   * The server's digest of what this device may read, at the version this replica is at after
+   * every delta sent before it: the replica's own digest must be the same, table by table. A
+   * table that differs means the replica lost or kept a row it should not have; a snapshot
+   * replaces it, and `replica.repaired` names the tables.
+   */
+  private async compare(link: Link, digest: Extract<ServerMessage, { type: 'digest' }>): Promise<void> {
+    const waiting = link.checks.splice(0)
+    const answer = (result: ReplicaCheck) => {
+      for (const resolve of waiting) resolve(result)
+    }
+    const version = this.replica.identity.version
+    if (
+      digest.version === null ||
+      digest.version !== version ||
+      link.ready ||
+      link.partial ||
+      this.replica.pendingCount > 0
+    ) {
+      // The household moved meanwhile, or this device wrote: compare later.
+      this.checkRetry(link)
+      return answer({ outcome: 'inconclusive', tables: [] })
+    }
+    const local = await this.replica.digest()
+    // The replica changed while it read (a mutation or a rebase ran meanwhile).
+    if (!local || this.replica.identity.version !== version || this.replica.pendingCount > 0) {
+      this.checkRetry(link)
+      return answer({ outcome: 'inconclusive', tables: [] })
+    }
+    const differing = differingTables(digest.tables, local.tables)
+    this.checks++
+    if (differing.length === 0) return answer({ outcome: 'match', tables: [] })
+    this.repairs++
+    link.repairing = { tables: differing, done: answer }
+    link.caughtUp = false
+    this.emitStatus()
+    this.send(link, { type: 'pull', cursor: null })
+  }
+
+  /** An inconclusive comparison is tried again a little later (a few times per due check). */
+  private checkRetry(link: Link): void {
+    if (link.checkRetries >= 5) return
+    link.checkRetries++
+    const timer = setTimeout(() => {
+      if (link.closed) return
+      link.checkDue = true
+      this.checkWhenIdle(link)
+    }, 500 * link.checkRetries)
+    ;(timer as { unref?: () => void }).unref?.()
   }
 
   private async rejections(results: readonly MutationResult[]): Promise<void> {
@@ -519,10 +835,10 @@ export class SyncConnection {
     }
   }
 
-  private async pushPending(): Promise<void> {
-    if (!this.welcomed) return
-    while (true) {
-      const pending = await this.replica.pendingAfter(this.sentThrough, 500)
+  private async pushPending(link: Link): Promise<void> {
+    if (!link.welcomed) return
+    while (!link.closed) {
+      const pending = await this.replica.pendingAfter(link.sentThrough, 500)
       if (pending.length === 0) return
       // A frame stays well under the server's push frame limit (4 MiB by default): at most about
       // 1 MiB of mutations, and always at least one.
@@ -536,9 +852,10 @@ export class SyncConnection {
         batch.push(m)
         mutations.push(wire)
       }
+      if (link.closed) return
       for (const m of batch) this.sent.set(m.id, m)
-      this.send({ type: 'push', mutations })
-      this.sentThrough = batch.at(-1)!.id
+      this.send(link, { type: 'push', mutations })
+      link.sentThrough = batch.at(-1)!.id
     }
   }
 
@@ -561,10 +878,21 @@ class PageStream implements AsyncIterable<TableRows> {
   private done = false
   private failure: Error | null = null
   private wake: (() => void) | null = null
+  private received = 0
+  private loaded = 0
+
+  /** `onProgress` runs as each page arrives and as the replica finishes loading each. */
+  constructor(private readonly onProgress: () => void) {}
+
+  progress(): SnapshotProgress {
+    return { receivedRows: this.received, loadedRows: this.loaded }
+  }
 
   push(page: TableRows): void {
     this.pages.push(page)
+    this.received += page.rows.length
     this.notify()
+    this.onProgress()
   }
 
   end(): void {
@@ -588,6 +916,9 @@ class PageStream implements AsyncIterable<TableRows> {
       const page = this.pages.shift()
       if (page) {
         yield page
+        // The replica asks for the next page once it has loaded this one.
+        this.loaded += page.rows.length
+        this.onProgress()
         continue
       }
       if (this.done) return
@@ -605,4 +936,14 @@ function toWire(m: PendingMutation): SyncMutation {
 /** The read scopes the replica's key lacks, once a welcome told it the key's scopes. */
 export function knownMissingScopes(replica: Replica): Scope[] {
   return replica.identity.userId === null ? [] : missingReadScopes(replica.identity.scopes)
+}
+
+/** The tables whose digests differ between the server's and the replica's, in name order. */
+export function differingTables(server: readonly TableDigest[], local: readonly TableDigest[]): string[] {
+  const key = (d: TableDigest) => `${d.rows}:${d.hash}`
+  const theirs = new Map(server.map((d) => [d.table, key(d)]))
+  const ours = new Map(local.map((d) => [d.table, key(d)]))
+  const names = new Set([...theirs.keys(), ...ours.keys()])
+  // A table with no rows is the same as a table not listed.
+  return [...names].filter((t) => (theirs.get(t) ?? '0:0') !== (ours.get(t) ?? '0:0')).sort()
 }

@@ -1,4 +1,6 @@
-import { defaultClientConditions, defineConfig } from 'vite'
+import { execFileSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
 /**
@@ -26,6 +28,7 @@ export default defineConfig({
   },
   worker: { format: 'es' },
   plugins: [
+    replicaTemplate(),
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: null,
@@ -43,13 +46,39 @@ export default defineConfig({
         icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml' }],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,wasm,data,webmanifest}'],
+        globPatterns: ['**/*.{js,css,html,svg,wasm,data,webmanifest,tgz}'],
         // PGlite's wasm and data files are several MB each; the app cannot open offline without them.
         maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
         navigateFallback: '/app/index.html',
         navigateFallbackAllowlist: [/^\/app(\/|$)/],
         cleanupOutdatedCaches: true,
+        // Web Push: the push and notificationclick handlers (public/push-handler.js).
+        importScripts: ['push-handler.js'],
       },
     }),
   ],
 })
+
+/**
+ * The replica template at /app/replica-template.tgz (scripts/replica-template.ts, in Node on the
+ * engine's sources): a new device's replica starts from it, migrated, rather than running initdb
+ * and every migration in the page. Precached with the rest, so it is there offline too.
+ */
+function replicaTemplate(): Plugin {
+  return {
+    name: 'hearth-replica-template',
+    apply: 'build',
+    generateBundle() {
+      const script = fileURLToPath(new URL('./scripts/replica-template.ts', import.meta.url))
+      const source = execFileSync(
+        process.execPath,
+        ['--conditions=hearth-source', '--import', 'tsx', script],
+        {
+          maxBuffer: 64 * 1024 * 1024,
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      )
+      this.emitFile({ type: 'asset', fileName: 'replica-template.tgz', source })
+    },
+  }
+}

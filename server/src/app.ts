@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { type Store, zodIssuesToFieldErrors } from '@hearth/engine'
+import { isStoreUnavailable } from '@hearth/engine/node'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { HTTPException } from 'hono/http-exception'
 import { requestId } from 'hono/request-id'
@@ -7,10 +8,26 @@ import type { Logger } from 'pino'
 import { assistantStreamRoutes } from './ai/chat-route.ts'
 import { type AiConfig, loadAiConfig } from './ai/config.ts'
 import { createProvider } from './ai/providers.ts'
+import { EmailVerifier } from './auth/email-verification.ts'
+import { FailedPasswordAlerts } from './auth/failed-password-alerts.ts'
+import { OidcFlow } from './auth/oidc-flow.ts'
+import type { OidcSettings } from './auth/oidc-settings.ts'
+import {
+  DEFAULT_PASSWORD_CHECK_LIMITS,
+  type PasswordCheckLimits,
+  passwordHashGates,
+} from './auth/password-sign-in.ts'
+import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './auth/session-settings.ts'
+import { signInMailer } from './auth/sign-in-mail.ts'
+import { accountBackoff } from './auth/sign-in-throttle.ts'
+import { type BankSyncSettings, defaultBankSyncSettings } from './banks/bank-sync.ts'
 import { authenticate } from './http/authenticate.ts'
 import { limitBody } from './http/body-limit.ts'
+import { ClientAddresses } from './http/client-address.ts'
 import { allowOrigins } from './http/cors.ts'
+import { CostLimiter, type CostLimits, DEFAULT_COST_LIMITS } from './http/cost-limits.ts'
 import type { AppEnv } from './http/env.ts'
+import { refuseMalformedPath } from './http/malformed-path.ts'
 import { requireMembership } from './http/membership.ts'
 import { methodsAllowed } from './http/method-not-allowed.ts'
 import { mountOperationRoutes } from './http/operation-openapi.ts'
@@ -21,13 +38,20 @@ import {
   limitFailedAuth,
   limitPerKey,
   type RateLimits,
+  resolveClientAddress,
 } from './http/rate-limits.ts'
+import { type AnswerSeal, answerSeal } from './http/sealed-answers.ts'
+import { withSharedAnswers } from './http/shared-answers.ts'
 import { mcpRoutes } from './mcp/mcp-route.ts'
 import { accountRoutes } from './routes/accounts.ts'
+import { activityRoutes } from './routes/activity.ts'
 import { ageOfMoneyRoutes } from './routes/age-of-money.ts'
 import { assistantRoutes } from './routes/assistant.ts'
+import { bankConnectionRoutes } from './routes/bank-connections.ts'
 import { budgetRoutes } from './routes/budgets.ts'
 import { categoryRoutes } from './routes/categories.ts'
+import { deviceRoutes } from './routes/devices.ts'
+import { emailVerificationRoutes } from './routes/email-verifications.ts'
 import { exchangeRateRoutes } from './routes/exchange-rates.ts'
 import { flagRoutes } from './routes/flags.ts'
 import { forecastRoutes } from './routes/forecasts.ts'
@@ -36,10 +60,15 @@ import { IMPORT_BODY_BYTES, IMPORT_PATH, importRoutes } from './routes/imports.t
 import { invitationRoutes } from './routes/invitations.ts'
 import { loanRoutes } from './routes/loans.ts'
 import { type AvailableChannels, notificationRoutes } from './routes/notifications.ts'
+import { oidcRoutes } from './routes/oidc.ts'
+import { passkeyRoutes } from './routes/passkeys.ts'
 import { payeeRoutes } from './routes/payees.ts'
 import { recurrenceRoutes } from './routes/recurrences.ts'
 import { reportRoutes } from './routes/reports.ts'
 import { ruleRoutes } from './routes/rules.ts'
+import { secondFactorRoutes } from './routes/second-factors.ts'
+import { sessionRoutes } from './routes/sessions.ts'
+import { signInLinkRoutes } from './routes/sign-in-links.ts'
 import { systemRoutes } from './routes/system.ts'
 import { tagRoutes } from './routes/tags.ts'
 import { transactionRoutes } from './routes/transactions.ts'
@@ -54,6 +83,11 @@ const API_TAGS = [
   { name: 'Households', description: 'The household, its settings and its members.' },
   { name: 'Users', description: 'Your own profile and preferences.' },
   { name: 'API keys', description: 'Keys that act for you, each with its scopes.' },
+  {
+    name: 'Sign-in',
+    description:
+      'Passwords, sessions of the web app (a cookie), setup and reset links (docs/api/sign-in.md).',
+  },
   { name: 'Accounts', description: 'Cash, credit, loan and tracking accounts with their balances.' },
   {
     name: 'Transactions',
@@ -85,6 +119,11 @@ const API_TAGS = [
   { name: 'Assistant', description: 'Streamed chat, conversations, confirmable actions, usage and tools.' },
   { name: 'Notifications', description: 'Your notification feed and how you want to be told.' },
   { name: 'Webhooks', description: 'Signed deliveries of events to your endpoints, and their log.' },
+  {
+    name: 'Bank connections',
+    description: 'Accounts that update themselves through SimpleFIN Bridge: connect, link, sync.',
+  },
+  { name: 'Activity', description: 'Who changed what in the household, before and after, and undo.' },
   { name: 'Sync', description: 'HTTP fallbacks of the device sync protocol (docs/sync.md).' },
   {
     name: 'Notes',
@@ -102,14 +141,32 @@ export interface AppOptions {
   corsOrigins?: '*' | readonly string[]
   /** Rate limits; the defaults otherwise. */
   rateLimits?: RateLimits
+  /** How many expensive calls run at once (cost-limits.ts); the defaults otherwise. */
+  costLimits?: CostLimits
+  /** Password checks at once per client address and per account (password-sign-in.ts); the defaults otherwise. */
+  passwordChecks?: PasswordCheckLimits
   /** The failed-authentication counters, when the sync socket shares them. */
   authFailures?: AuthFailures
+  /** Where a request comes from: its peer, or what a trusted proxy forwarded; the peer by default. */
+  clientAddresses?: ClientAddresses
   /** The assistant's provider and caps; the offline provider with default caps when omitted. */
   ai?: AiConfig
   /** How webhook secrets are sealed and URLs checked; secrets unencrypted and private targets refused by default. */
   webhooks?: WebhookRouteOptions
+  /** How bank connections reach their provider; SimpleFIN on public addresses with no secret key by default. */
+  banks?: BankSyncSettings
   /** The notification channels this server can send on; the feed alone by default. */
   notificationChannels?: AvailableChannels
+  /** Seals the secrets of stored idempotent answers; under a key of this process only by default. */
+  answers?: AnswerSeal
+  /** Session lifetimes and cookie settings; the defaults otherwise. */
+  sessions?: SessionSettings
+  /** Sign-in with an OpenID Connect provider; none by default. */
+  oidc?: OidcSettings
+  /** Where reset and email verification links are mailed from; none by default (links are only handed over, emails stay unverified). */
+  smtp?: { url?: string; from: string }
+  /** When a person is told of wrong passwords tried for their account (5 in 15 minutes by default). */
+  failedPasswordAlerts?: FailedPasswordAlerts
 }
 
 /**
@@ -122,10 +179,19 @@ export function createApp({
   bodyLimitBytes = 1024 * 1024,
   corsOrigins = '*',
   rateLimits = DEFAULT_RATE_LIMITS,
+  costLimits = DEFAULT_COST_LIMITS,
+  passwordChecks = DEFAULT_PASSWORD_CHECK_LIMITS,
   authFailures = new AuthFailures(rateLimits),
+  clientAddresses = new ClientAddresses(),
   ai,
   webhooks = { box: secretBox(undefined), guard: { allowPrivate: false } },
+  banks = defaultBankSyncSettings(webhooks),
   notificationChannels = { channels: ['in_app'] },
+  answers = answerSeal(undefined),
+  sessions = DEFAULT_SESSION_SETTINGS,
+  oidc,
+  smtp,
+  failedPasswordAlerts = new FailedPasswordAlerts(),
 }: AppOptions) {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -139,6 +205,7 @@ export function createApp({
   })
 
   app.use(requestId())
+  app.use(resolveClientAddress(clientAddresses))
   // First, so a preflight is answered before auth, and every answer (a refusal too) carries it.
   app.use(allowOrigins(corsOrigins))
   app.use(async function requestLog(c, next) {
@@ -155,6 +222,9 @@ export function createApp({
       'request',
     )
   })
+  // Every request counts as in flight from here, so expensive calls hold back for it.
+  const costs = new CostLimiter(costLimits)
+  app.use(costs.track)
   const limitTo = (bytes: number) =>
     limitBody(bytes, (c) =>
       // The rest of the body stays unread, so the connection cannot be reused: say so.
@@ -167,8 +237,9 @@ export function createApp({
   // A bank file travels in the body: imports take the engine's largest file, base64 included.
   const fileLimit = limitTo(Math.max(bodyLimitBytes, IMPORT_BODY_BYTES))
   app.use((c, next) => (IMPORT_PATH.test(c.req.path) ? fileLimit(c, next) : standardLimit(c, next)))
+  app.use(refuseMalformedPath())
   app.use(limitFailedAuth(authFailures))
-  app.use(authenticate(store))
+  app.use(authenticate(store, { corsOrigins }))
   app.use(limitPerKey(rateLimits))
   app.use('/households/:householdId', requireMembership())
   app.use('/households/:householdId/*', requireMembership())
@@ -181,49 +252,75 @@ export function createApp({
     '/',
     assistantStreamRoutes({ store, provider: createProvider(aiConfig.provider), caps: aiConfig.caps }),
   )
-  app.route('/', invitationRoutes(store))
-  mountOperationRoutes(app, store, [
-    ...householdRoutes,
-    ...userRoutes,
-    ...categoryRoutes,
-    ...payeeRoutes,
-    ...tagRoutes,
-    ...flagRoutes,
-    ...accountRoutes,
-    ...loanRoutes,
-    ...transactionRoutes,
-    ...exchangeRateRoutes,
-    ...ageOfMoneyRoutes,
-    ...budgetRoutes,
-    ...ruleRoutes,
-    ...recurrenceRoutes,
-    ...forecastRoutes,
-    ...reportRoutes,
-    ...assistantRoutes,
-    ...importRoutes,
-    ...webhookRoutes(webhooks),
-    ...notificationRoutes(notificationChannels),
-  ])
+  const mailer = signInMailer(smtp)
+  const emailVerifier = new EmailVerifier(store, sessions, mailer)
+  app.route('/', invitationRoutes(store, sessions, corsOrigins, emailVerifier))
+  const signIn = {
+    store,
+    settings: sessions,
+    authFailures,
+    corsOrigins,
+    byAccount: accountBackoff(),
+    hashGates: passwordHashGates(passwordChecks),
+    oidcRequired: oidc?.required ?? false,
+    box: webhooks.box,
+    failedPasswordAlerts,
+    notificationChannels: notificationChannels.channels,
+  }
+  app.route('/', sessionRoutes(signIn))
+  app.route('/', deviceRoutes(signIn))
+  app.route(
+    '/',
+    oidcRoutes({
+      store,
+      settings: sessions,
+      flow: oidc && new OidcFlow(oidc, sessions),
+      // An email the server could have verified links an identity only once it is verified.
+      linkOnlyVerifiedEmail: mailer !== null,
+    }),
+  )
+  app.route('/', secondFactorRoutes({ store, box: webhooks.box }))
+  app.route('/', passkeyRoutes(signIn))
+  app.route('/', emailVerificationRoutes({ store, authFailures, corsOrigins, verifier: emailVerifier }))
+  app.route('/', signInLinkRoutes({ ...signIn, mailer, emailVerifier }))
+  mountOperationRoutes(
+    app,
+    store,
+    [
+      ...householdRoutes,
+      ...userRoutes,
+      ...categoryRoutes,
+      ...payeeRoutes,
+      ...tagRoutes,
+      ...flagRoutes,
+      ...accountRoutes,
+      ...loanRoutes,
+      ...transactionRoutes,
+      ...exchangeRateRoutes,
+      ...ageOfMoneyRoutes,
+      ...budgetRoutes,
+      ...ruleRoutes,
+      ...recurrenceRoutes,
+      ...forecastRoutes,
+      ...reportRoutes,
+      ...assistantRoutes,
+      ...importRoutes,
+      ...webhookRoutes(webhooks),
+      ...bankConnectionRoutes({ store, settings: banks }),
+      ...notificationRoutes(notificationChannels),
+      ...activityRoutes,
+    ],
+    answers,
+    costs,
+  )
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description: 'An API key: `Authorization: Bearer <key>`.',
+    description:
+      'An API key: `Authorization: Bearer <key>`. The web app sends its session cookie instead (`POST /sessions`, docs/api/sign-in.md).',
   })
-  app.doc31('/openapi.json', () => ({
-    openapi: '3.1.0',
-    info: {
-      title: 'Hearth API',
-      version: '0.1.0',
-      description:
-        'Household finance, local-first. Errors are application/problem+json with a stable `code` ' +
-        '(docs/errors.md). Every write accepts an Idempotency-Key header. Each operationId is the ' +
-        "operation's name in the engine's registry, the same name the client SDK and sync use.",
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
-    servers: [{ url: '/', description: 'The server that serves this document.' }],
-    tags: API_TAGS,
-  }))
+  app.get('/openapi.json', (c) => c.json(withSharedAnswers(app.getOpenAPI31Document(DOCUMENT))))
 
   const allowed = methodsAllowed(app.routes)
   app.notFound((c) => {
@@ -245,6 +342,14 @@ export function createApp({
       return problem(c, 400, 'REQUEST_ABORTED', { detail: 'The request body did not arrive whole.' })
     }
     if (error instanceof HTTPException) return httpProblem(c, error)
+    if (isStoreUnavailable(error)) {
+      // A failover or restart of PostgreSQL: nothing was acknowledged, and a retry soon succeeds.
+      c.get('logger')?.warn({ err: error }, 'store unavailable')
+      return problem(c, 503, 'STORE_UNAVAILABLE', {
+        detail: 'The database cannot take this request just now (a failover or restart); retry shortly.',
+        headers: { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) },
+      })
+    }
     c.get('logger')?.error({ err: error }, 'unhandled error')
     return problem(c, 500, 'INTERNAL', {
       detail: 'Something went wrong on our side. The request id helps us find it.',
@@ -252,6 +357,9 @@ export function createApp({
   })
   return app
 }
+
+/** How long a client is asked to wait when the store is unavailable (a failover takes seconds). */
+const STORE_RETRY_AFTER_SECONDS = 2
 
 /** Maps Hono's own refusals (bad JSON, wrong media type) to stable codes. */
 function httpProblem(c: Parameters<typeof problem>[0], error: HTTPException): Response {
@@ -262,4 +370,20 @@ function httpProblem(c: Parameters<typeof problem>[0], error: HTTPException): Re
     return problem(c, 415, 'UNSUPPORTED_MEDIA_TYPE', { detail: 'Send the body as application/json.' })
   }
   return problem(c, error.status, `HTTP_${error.status}`, { detail: error.message })
+}
+
+/** The OpenAPI document's own parts; the routes add the rest. */
+const DOCUMENT = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Hearth API',
+    version: '0.1.0',
+    description:
+      'Household finance, local-first. Errors are application/problem+json with a stable `code` ' +
+      '(docs/errors.md). Every write accepts an Idempotency-Key header. Each operationId is the ' +
+      "operation's name in the engine's registry, the same name the client SDK and sync use.",
+    license: { name: 'MIT', identifier: 'MIT' },
+  },
+  servers: [{ url: '/', description: 'The server that serves this document.' }],
+  tags: API_TAGS,
 }

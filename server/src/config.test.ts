@@ -35,4 +35,20 @@ describe('loadConfig', () => {
       'HEARTH_DURABILITY must be on or off, got "false".',
     )
   })
+
+  it('bounds password checks per address and per account, from HEARTH_PASSWORD_CHECKS_*', () => {
+    expect(loadConfig({}).passwordChecks).toEqual({ perAddress: 1, waitingPerAddress: 8, perAccount: 2 })
+    expect(
+      loadConfig({
+        HEARTH_PASSWORD_CHECKS_PER_ADDRESS: '2',
+        HEARTH_PASSWORD_CHECKS_WAITING_PER_ADDRESS: '20',
+        HEARTH_PASSWORD_CHECKS_PER_ACCOUNT: '4',
+      }).passwordChecks,
+    ).toEqual({ perAddress: 2, waitingPerAddress: 20, perAccount: 4 })
+    for (const value of ['0', '-1', '1.5', 'many']) {
+      expect(() => loadConfig({ HEARTH_PASSWORD_CHECKS_WAITING_PER_ADDRESS: value })).toThrow(
+        `HEARTH_PASSWORD_CHECKS_WAITING_PER_ADDRESS must be a positive integer, got "${value}".`,
+      )
+    }
+  })
 })

@@ -1,5 +1,11 @@
 import { resolve } from 'node:path'
 import { type AiConfig, loadAiConfig } from './ai/config.ts'
+import { type OidcSettings, oidcSettingsFromEnv } from './auth/oidc-settings.ts'
+import { type PasswordCheckLimits, passwordCheckLimitsFromEnv } from './auth/password-sign-in.ts'
+import { type SessionSettings, sessionSettingsFromEnv } from './auth/session-settings.ts'
+import { type BankConfig, bankConfigFromEnv } from './banks/bank-config.ts'
+import { trustedProxiesFromEnv } from './http/client-address.ts'
+import { type CostLimits, costLimitsFromEnv } from './http/cost-limits.ts'
 import { type RateLimits, rateLimitsFromEnv } from './http/rate-limits.ts'
 import { type SyncSocketLimits, syncSocketLimitsFromEnv } from './sync/socket-limits.ts'
 
@@ -25,16 +31,32 @@ export interface ServerConfig {
   requestTimeoutMs: number
   /** Days of change log kept for devices to catch up from; older rows are trimmed hourly. */
   syncLogWindowDays: number
+  /** Days of household activity kept before the hourly trim removes it; 730. */
+  activityRetentionDays: number
+  /** Rows per sync snapshot or delta page (2,000 when unset); not read from the environment. */
+  syncPageRows?: number
   /** Origins whose pages may call the API (CORS): `*` for any, or a list. */
   corsOrigins: '*' | string[]
   /** Sync sockets: frame sizes, the hello deadline and how many may be open. */
   syncLimits: SyncSocketLimits
   /** Failed authentications, REST requests per key and pushes per device (per instance). */
   rateLimits: RateLimits
+  /** Expensive calls at once per member and household, and how they yield to cheap ones (per instance). */
+  costLimits: CostLimits
+  /** Password checks computing and waiting at once, per client address and per account. */
+  passwordChecks: PasswordCheckLimits
+  /** Proxies whose X-Forwarded-For or Forwarded names the client (`HEARTH_TRUSTED_PROXIES`); none by default. */
+  trustedProxies: string[]
+  /** Sessions of the web app: idle and absolute lifetimes, the cookie's `Secure`, the public URL. */
+  sessions: SessionSettings
+  /** Sign-in with an OpenID Connect provider (`HEARTH_OIDC_*`); none when unset. */
+  oidc?: OidcSettings
   /** The assistant: its provider and caps. */
   ai: AiConfig
   /** Webhook delivery settings. */
   webhooks: WebhookConfig
+  /** Bank connections: how often they sync and how far back. */
+  banks: BankConfig
   /** Email and Web Push for notifications; unset channels are unavailable. */
   notifications: import('./notifications/channels.ts').NotificationChannelConfig
 }
@@ -43,6 +65,8 @@ export interface ServerConfig {
 export interface WebhookConfig {
   /** Encrypts signing secrets at rest (`HEARTH_WEBHOOK_SECRET_KEY`); unset stores them unencrypted. */
   secretKey?: string
+  /** The key before a rotation (`HEARTH_WEBHOOK_SECRET_KEY_PREVIOUS`): opens what it sealed; docs/security.md. */
+  previousSecretKey?: string
   /** Allow loopback and private targets (`HEARTH_WEBHOOK_ALLOW_PRIVATE=true`), for local setups and tests. */
   allowPrivate: boolean
   /** Per attempt (`HEARTH_WEBHOOK_TIMEOUT_MS`); 10,000. */
@@ -79,6 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!Number.isFinite(syncLogWindowDays) || syncLogWindowDays <= 0) {
     throw new Error(`HEARTH_SYNC_LOG_WINDOW_DAYS must be a positive number of days, got "${windowDays}".`)
   }
+  const retention = env.HEARTH_ACTIVITY_RETENTION_DAYS || '730'
+  const activityRetentionDays = Number(retention)
+  if (!Number.isInteger(activityRetentionDays) || activityRetentionDays <= 0) {
+    throw new Error(
+      `HEARTH_ACTIVITY_RETENTION_DAYS must be a positive whole number of days, got "${retention}".`,
+    )
+  }
   const corsOrigins = parseOrigins(env.HEARTH_CORS_ORIGINS || '*')
   const timeout = env.HEARTH_REQUEST_TIMEOUT_MS || '30000'
   const requestTimeoutMs = Number(timeout)
@@ -99,6 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (vapidKeys.length === 1) {
     throw new Error('HEARTH_VAPID_PUBLIC_KEY and HEARTH_VAPID_PRIVATE_KEY must be set together.')
   }
+  if (env.HEARTH_WEBHOOK_SECRET_KEY_PREVIOUS && !env.HEARTH_WEBHOOK_SECRET_KEY) {
+    throw new Error(
+      'HEARTH_WEBHOOK_SECRET_KEY_PREVIOUS is set without HEARTH_WEBHOOK_SECRET_KEY, the key it rotates to.',
+    )
+  }
   const allowPrivate = env.HEARTH_WEBHOOK_ALLOW_PRIVATE || 'false'
   if (allowPrivate !== 'true' && allowPrivate !== 'false') {
     throw new Error(`HEARTH_WEBHOOK_ALLOW_PRIVATE must be true or false, got "${allowPrivate}".`)
@@ -117,12 +153,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimitBytes: 1024 * 1024,
     requestTimeoutMs,
     syncLogWindowDays,
+    activityRetentionDays,
     corsOrigins,
     syncLimits: syncSocketLimitsFromEnv(env),
     rateLimits: rateLimitsFromEnv(env),
+    costLimits: costLimitsFromEnv(env),
+    passwordChecks: passwordCheckLimitsFromEnv(env),
+    trustedProxies: trustedProxiesFromEnv(env),
+    sessions: sessionSettingsFromEnv(env),
+    oidc: oidcSettingsFromEnv(env),
     ai: loadAiConfig(env),
+    banks: bankConfigFromEnv(env),
     webhooks: {
       secretKey: env.HEARTH_WEBHOOK_SECRET_KEY || undefined,
+      previousSecretKey: env.HEARTH_WEBHOOK_SECRET_KEY_PREVIOUS || undefined,
       allowPrivate: allowPrivate === 'true',
       timeoutMs,
     },

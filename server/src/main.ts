@@ -11,6 +11,7 @@ async function main(): Promise<void> {
       `${[
         '',
         'Hearth created your owner account and household on this first start.',
+        `Set your password (link works once, for 24 h):  ${config.sessions.publicUrl ?? server.url}/app/setup?code=${server.bootstrap.setupCode}`,
         `Your API key (shown once, keep it safe):  ${server.bootstrap.token}`,
         `Household currency: ${server.bootstrap.settings.currency} (from ${server.bootstrap.settings.currencyFrom}); ` +
           `time zone: ${server.bootstrap.settings.timeZone} (from ${server.bootstrap.settings.timeZoneFrom}).`,

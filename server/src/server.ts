@@ -14,18 +14,24 @@ import { serve } from '@hono/node-server'
 import { sql } from 'kysely'
 import pino, { type Logger } from 'pino'
 import { createApp } from './app.ts'
+import { resealTotpSecrets } from './auth/second-factor.ts'
+import { defaultBankSyncSettings } from './banks/bank-sync.ts'
+import { resealBankAccess } from './banks/reseal-access.ts'
 import { type Bootstrap, bootstrapOwner } from './bootstrap.ts'
 import { type ForwardedAnswer, type ForwardedCommand, serveControlSocket } from './cli/control-socket.ts'
 import { runCli } from './cli/run-cli.ts'
 import type { ServerConfig } from './config.ts'
 import { warnIfNotDurable } from './durability-check.ts'
+import { ClientAddresses } from './http/client-address.ts'
 import { AuthFailures } from './http/rate-limits.ts'
+import { answerSeal } from './http/sealed-answers.ts'
 import { JobRunner } from './jobs/job-runner.ts'
 import { serverJobs } from './jobs/server-jobs.ts'
 import { availableChannels, notificationSender } from './notifications/channels.ts'
 import { notifyMembers } from './notifications/notify-members.ts'
 import { attachSync } from './sync/attach-sync.ts'
 import { WebhookDispatcher } from './webhooks/dispatcher.ts'
+import { resealWebhookSecrets } from './webhooks/reseal-secrets.ts'
 import { secretBox } from './webhooks/secret-box.ts'
 
 /** A running server and how to stop it. */
@@ -39,6 +45,8 @@ export interface RunningServer {
   worker: OutboxWorker
   /** Sends webhook deliveries. */
   dispatcher: WebhookDispatcher
+  /** The periodic work; `runNow` runs one job outside its schedule. */
+  jobs: JobRunner
   close(): Promise<void>
 }
 
@@ -82,10 +90,27 @@ export async function startServer(
   if (ownsStore) await maintainStore(store)
 
   const channels: NotificationChannel[] = availableChannels(config.notifications)
-  const box = secretBox(config.webhooks.secretKey)
-  if (!box.encrypted) {
+  const box = secretBox(config.webhooks.secretKey, config.webhooks.previousSecretKey)
+  // Said once per process, and only where it matters: a webhook exists, or one is made.
+  let warned = false
+  const warnUnencrypted = () => {
+    if (box.encrypted || warned) return
+    warned = true
     logger.warn('HEARTH_WEBHOOK_SECRET_KEY is not set: webhook signing secrets are stored unencrypted')
   }
+  if (!box.encrypted) {
+    const any = await store.db.selectFrom('webhook_subscriptions').select('id').limit(1).executeTakeFirst()
+    if (any) warnUnencrypted()
+  }
+  const resealed = await resealWebhookSecrets(store, box)
+  if (resealed > 0)
+    logger.info({ subscriptions: resealed }, 'webhook secrets sealed again under the current key')
+  const resealedTotp = await resealTotpSecrets(store, box)
+  if (resealedTotp > 0)
+    logger.info({ factors: resealedTotp }, 'TOTP secrets sealed again under the current key')
+  const resealedAccess = await resealBankAccess(store, box)
+  if (resealedAccess > 0)
+    logger.info({ connections: resealedAccess }, 'bank connection access sealed again under the current key')
   const guard = { allowPrivate: config.webhooks.allowPrivate, lookup: config.webhooks.lookup }
   const dispatcher = new WebhookDispatcher(store, {
     box,
@@ -130,24 +155,39 @@ export async function startServer(
     onError: (err, item) => logger.error({ err, outboxId: item?.id }, 'notification send failed'),
   })
   sender.start()
+  const banks = defaultBankSyncSettings({ box, guard }, config.banks)
   const jobs = new JobRunner({
     store,
     logger,
-    jobs: serverJobs(store, { logWindowDays: config.syncLogWindowDays, backups: config.backups }),
+    jobs: serverJobs(store, {
+      logWindowDays: config.syncLogWindowDays,
+      activityRetentionDays: config.activityRetentionDays,
+      backups: config.backups,
+      banks,
+    }),
   })
   jobs.start()
 
   const authFailures = new AuthFailures(config.rateLimits)
+  const clientAddresses = new ClientAddresses(config.trustedProxies)
   const app = createApp({
     store,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     corsOrigins: config.corsOrigins,
     rateLimits: config.rateLimits,
+    costLimits: config.costLimits,
+    passwordChecks: config.passwordChecks,
     authFailures,
+    clientAddresses,
     ai: config.ai,
-    webhooks: { box, guard },
+    webhooks: { box, guard, warnUnencrypted },
+    banks,
+    answers: answerSeal(config.webhooks.secretKey, config.webhooks.previousSecretKey),
     notificationChannels: { channels, vapidPublicKey: config.notifications.vapid?.publicKey },
+    sessions: config.sessions,
+    oidc: config.oidc,
+    smtp: { url: config.notifications.smtpUrl, from: config.notifications.smtpFrom },
   })
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve(
@@ -179,7 +219,10 @@ export async function startServer(
     databaseUrl: config.databaseUrl,
     limits: config.syncLimits,
     authFailures,
+    clientAddresses,
     pushesPerSecond: config.rateLimits.pushesPerSecond,
+    pageRows: config.syncPageRows,
+    corsOrigins: config.corsOrigins,
   })
   const port = (server.address() as AddressInfo).port
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`
@@ -199,6 +242,7 @@ export async function startServer(
     bootstrap,
     worker,
     dispatcher,
+    jobs,
     close() {
       closing ??= (async () => {
         // No job starts from here on; one in flight is awaited before the store closes.

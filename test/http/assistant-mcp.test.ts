@@ -44,6 +44,10 @@ describe('Hearth as an MCP server', () => {
     const client = await connect(api.token)
     const { tools } = await client.listTools()
     expect(tools.map((t) => t.name)).toEqual(expectStatus(await api.get(`${AI}/tools`), 200).names)
+    // An invitation yields a key, and leaving a household is membership: neither is ever a tool.
+    expect(
+      tools.map((t) => t.name).filter((n) => /^(invitations|households|members|webhooks)_/.test(n)),
+    ).toEqual([])
     expect(tools.find((t) => t.name === 'reports_spending')!.inputSchema.properties).toHaveProperty(
       'fromDate',
     )

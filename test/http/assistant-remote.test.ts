@@ -218,3 +218,65 @@ describe('the OpenAI-compatible provider against a loopback model', () => {
     expect(fake.requests.at(-1).messages.map((m: any) => m.content)).toContain(before)
   })
 })
+
+describe('what a remote model is told, and the tools it gets', () => {
+  it('a system prompt with the figures each tool answers, the tools of GET H/ai/tools with their descriptions, and the spending a tool returns', async () => {
+    const { api } = await household()
+    await createTransaction(api, (await createAccount(api, { name: 'Card' })).id, {
+      date: d.lastMonthDay,
+      amountCents: 500,
+      payeeName: 'Refund',
+      categoryId: (await createCategory(api, (await createGroup(api, 'H')).id, 'Shop')).id,
+    })
+    const period = { fromDate: `${d.lastMonth}-01`, toDate: `${d.lastMonth}-28` }
+    // A scripted model: it reads the spending report, then says the net figure it was given.
+    fake.script = (messages) => {
+      const tool = lastToolMessage(messages)
+      if (!tool) {
+        return {
+          toolCalls: [
+            { name: 'reports_spending', arguments: JSON.stringify({ ...period, groupBy: 'none' }) },
+          ],
+        }
+      }
+      return { text: `You spent ${JSON.parse(tool).netSpentCents} cents, net of refunds.` }
+    }
+    const answer = await chat(server.url, api, 'how much did we spend last month?')
+    const rest = expectStatus(
+      await api.get(`${H}/reports/spending?fromDate=${period.fromDate}&toDate=${period.toDate}&groupBy=none`),
+      200,
+    )
+    expect(rest).toMatchObject({ netSpentCents: '2000', spentCents: '2500' })
+    expect(answer.text).toBe('You spent 2000 cents, net of refunds.')
+
+    const first = fake.requests.at(-2)
+    const system = first.messages[0]
+    expect(system.role).toBe('system')
+    for (const rule of [
+      'reports_spending netSpentCents',
+      'earnedCents: income categories only; a refund is not earnings',
+      'Upcoming bills come from recurrences_upcoming',
+      'Answer only the question asked',
+      'say what you did not understand instead of answering another question',
+      'Decline politely',
+      'pending action the member confirms',
+      `the base currency is USD`,
+    ]) {
+      expect(system.content).toContain(rule)
+    }
+    expect(system.content).toMatch(/Today is \d{4}-\d{2}-\d{2}/)
+    const listed = expectStatus(await api.get(`${AI}/tools`), 200)
+    const sent = first.tools.map((t: any) => t.function)
+    expect(sent.map((t: any) => t.name)).toEqual(listed.names)
+    for (const tool of listed.tools) {
+      expect(sent.find((t: any) => t.name === tool.name).description).toBe(tool.description)
+    }
+    expect(sent.find((t: any) => t.name === 'reports_spending').parameters.properties).toHaveProperty(
+      'accountId',
+    )
+    expect(listed.names).toContain('recurrences_upcoming')
+    expect(listed.names.filter((n: string) => /^(invitations|households|members|webhooks)_/.test(n))).toEqual(
+      [],
+    )
+  })
+})

@@ -29,6 +29,8 @@ async function seeded(member?: TestMember) {
   const groceries = await createCategory(api, group.id, 'Groceries')
   const dining = await createCategory(api, group.id, 'Dining Out')
   const subs = await createCategory(api, group.id, 'Subscriptions')
+  const incomeGroup = await createGroup(api, 'Income', { isIncome: true })
+  const salary = await createCategory(api, incomeGroup.id, 'Salary')
   await createTransaction(api, account.id, {
     date: d.lastMonthDay,
     amountCents: -4520,
@@ -53,6 +55,7 @@ async function seeded(member?: TestMember) {
     date: d.thisMonthDay,
     amountCents: 100000,
     payeeName: 'Employer',
+    categoryId: salary.id,
   })
   return { ...owner, account, groceries, dining, subs }
 }
@@ -168,12 +171,14 @@ describe('offline intents answer with the engine figures', () => {
     expect(changed.text).toContain('$101.19')
   })
 
-  it('says what is not available yet, and what it did not understand with examples', async () => {
+  it('says what it did not understand with the closest questions, and declines what is out of scope', async () => {
     const { api } = await seeded()
-    expect((await ask(api, 'what bills are coming up?')).text).toContain('not available yet')
-    const unknown = await ask(api, 'sing me a song about llamas')
+    const unknown = await ask(api, 'llamas purple seventeen')
     expect(unknown.text).toContain('did not understand')
-    expect(unknown.text).toContain('Move 50 from Dining Out to Groceries')
+    expect(unknown.text).toContain('•')
+    const out = await ask(api, 'sing me a song about llamas')
+    expect(out.text).toContain('not something I can help with')
+    expect(out.text).toContain('Move 50 from Dining Out to Groceries')
   })
 })
 

@@ -1,3 +1,4 @@
+import { SCOPES } from '@hearth/engine'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { type ApiClient, useTestServer } from '../src/index.ts'
@@ -184,5 +185,105 @@ describe('budgets over HTTP', () => {
       state: 'underfunded',
       goal: { underfundedCents: '20000', progressBasisPoints: 3333 },
     })
+  })
+
+  it('deletes a category with its money in one step: what it holds moves, what it overspent is covered', async () => {
+    const { api } = await server.newOwner()
+    const h = await budgetHousehold(api)
+    await h.row(h.checking.id, h.salary.id, 200_000, '2024-05-01')
+    await h.row(h.checking.id, h.food.id, -3_000, '2024-05-02')
+    await api.patch(`${H}/budgets/2024-05/categories/${h.food.id}`, { assignedCents: 10_000 })
+    await api.patch(`${H}/budgets/2024-05/categories/${h.fun.id}`, { assignedCents: 1_000 })
+    const before = expectStatus(await api.get(`${H}/budgets/2024-05`), 200)
+
+    const deleted = expectStatus(
+      await api.post(`${H}/budgets/2024-05/categories/${h.food.id}/delete`, { moveToCategoryId: h.fun.id }),
+      200,
+    )
+    expect(deleted).toEqual({
+      month: '2024-05',
+      categoryId: h.food.id,
+      movedCents: '7000',
+      moveTo: { month: '2024-05', categoryId: h.fun.id, assignedCents: '8000' },
+    })
+    const after = expectStatus(await api.get(`${H}/budgets/2024-05`), 200)
+    expect(after.readyToAssignCents).toBe(before.readyToAssignCents)
+    const fun = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.fun.id}`), 200)
+    expect(fun.availableCents).toBe('8000')
+    expectProblem(await api.get(`${H}/budgets/2024-05/categories/${h.food.id}`), 404, 'NOT_FOUND')
+    const live = expectStatus(await api.get(`${H}/categories`), 200)
+    expect(live.items.map((c: any) => c.id)).not.toContain(h.food.id)
+    const history = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.fun.id}/history`), 200)
+    expect(history.items[0]).toMatchObject({
+      kind: 'move',
+      deltaCents: '7000',
+      counterpartCategoryId: h.food.id,
+    })
+    // The deleted category's transaction keeps it.
+    const rows = expectStatus(await api.get(`${H}/transactions?categoryId=${h.food.id}`), 200)
+    expect(rows.items).toHaveLength(1)
+
+    // An overspent category: the other one covers it.
+    const everyday = expectStatus(await api.get(`${H}/category-groups`), 200).items.find(
+      (g: any) => g.name === 'Everyday',
+    )
+    const gifts = await createCategory(api, everyday.id, 'Gifts')
+    await h.row(h.checking.id, gifts.id, -5_000, '2024-05-03')
+    const covered = expectStatus(
+      await api.post(`${H}/budgets/2024-05/categories/${gifts.id}/delete`, { moveToCategoryId: h.fun.id }),
+      200,
+    )
+    expect(covered).toMatchObject({ movedCents: '-5000', moveTo: { assignedCents: '3000' } })
+    const funAfter = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.fun.id}`), 200)
+    expect(funAfter.availableCents).toBe('3000')
+
+    // A category that holds nothing is deleted without a move.
+    const spare = await createCategory(api, everyday.id, 'Spare')
+    expect(
+      expectStatus(
+        await api.post(`${H}/budgets/2024-05/categories/${spare.id}/delete`, { moveToCategoryId: h.fun.id }),
+        200,
+      ),
+    ).toEqual({ month: '2024-05', categoryId: spare.id, movedCents: '0', moveTo: null })
+  })
+
+  it('refuses a deletion with its money that cannot be whole, and changes nothing', async () => {
+    const owner = await server.newOwner()
+    const { api } = owner
+    const h = await budgetHousehold(api)
+    await api.patch(`${H}/budgets/2024-05/categories/${h.food.id}`, { assignedCents: 10_000 })
+    const del = (id: string, body: unknown) => api.post(`${H}/budgets/2024-05/categories/${id}/delete`, body)
+    expectProblem(await del(h.food.id, { moveToCategoryId: h.food.id }), 400, 'BUDGET_MOVE_SAME_CATEGORY')
+    expectProblem(await del(h.food.id, { moveToCategoryId: h.salary.id }), 400, 'BUDGET_INCOME_CATEGORY')
+    expectProblem(await del(h.food.id, { moveToCategoryId: ulid() }), 404, 'NOT_FOUND')
+    expectProblem(await del(ulid(), { moveToCategoryId: h.fun.id }), 404, 'NOT_FOUND')
+    expectProblem(await del(h.food.id, {}), 400, 'VALIDATION_FAILED')
+    // Deleting is a catalog change and a budget change: a key with one of the two rights is refused.
+    const noBudgets = await server.newMember(
+      owner,
+      'member',
+      SCOPES.filter((s) => s !== 'write:budgets'),
+    )
+    expectProblem(
+      await noBudgets.api.post(`${H}/budgets/2024-05/categories/${h.food.id}/delete`, {
+        moveToCategoryId: h.fun.id,
+      }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    )
+    const noCategories = await server.newMember(
+      owner,
+      'member',
+      SCOPES.filter((s) => s !== 'write:categories'),
+    )
+    expectProblem(
+      await noCategories.api.post(`${H}/budgets/2024-05/categories/${h.food.id}/delete`, {
+        moveToCategoryId: h.fun.id,
+      }),
+      403,
+      'INSUFFICIENT_SCOPE',
+    )
+    const food = expectStatus(await api.get(`${H}/budgets/2024-05/categories/${h.food.id}`), 200)
+    expect(food).toMatchObject({ assignedCents: '10000', availableCents: '10000' })
   })
 })

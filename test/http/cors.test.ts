@@ -65,4 +65,20 @@ describe('cross-origin calls (CORS)', () => {
     })
     expect(read.headers.get('access-control-allow-origin')).toBeNull()
   })
+
+  it('leaves a request without an Origin (a program) without CORS headers, its answer whole', async () => {
+    const owner = await open.newOwner()
+    const created = await owner.api.post('/households/current/tags', { name: 'From a program' })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({ name: 'From a program' })
+    expect(created.headers.get('content-type')).toContain('application/json')
+    expect(created.headers.get('x-request-id')).toBeTruthy()
+    expect(created.headers.get('access-control-allow-origin')).toBeNull()
+    // Where only listed origins may call, a cache still keeps answers apart by Origin.
+    const member = await restricted.newOwner()
+    const read = await member.api.request('GET', '/households/current')
+    expect(read.status).toBe(200)
+    expect(read.headers.get('access-control-allow-origin')).toBeNull()
+    expect(read.headers.get('vary')).toContain('Origin')
+  })
 })

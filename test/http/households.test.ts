@@ -1,3 +1,4 @@
+import { SCOPES } from '@hearth/engine'
 import { describe, expect, it } from 'vitest'
 import { apiClient, useTestServer } from '../src/index.ts'
 
@@ -100,6 +101,43 @@ describe('invitations', () => {
     })
     expect(late.status).toBe(400)
     expect(late.body.errors[0].path).toBe('expiresAt')
+  })
+  it('takes a role preset instead of scopes: a partner can use every screen, a viewer only reads', async () => {
+    const owner = await server.newOwner()
+    const H = `/households/${owner.householdId}`
+    const partner = await owner.api.post(`${H}/invitations`, { role: 'member', note: 'Sam' })
+    expect(partner.status).toBe(201)
+    expect(partner.body).toMatchObject({ role: 'member', scopes: [...SCOPES] })
+    const viewer = await owner.api.post(`${H}/invitations`, { role: 'viewer', note: 'Grandma' })
+    expect(viewer.status).toBe(201)
+    expect(viewer.body.role).toBe('member')
+    expect(viewer.body.scopes).toContain('read:transactions')
+    expect(viewer.body.scopes).not.toContain('write:transactions')
+
+    const anonymous = apiClient(server.url, null)
+    const sam = await anonymous.post('/invitations/redeem', { code: partner.body.code, name: 'Sam' })
+    expect(sam.body.apiKey.scopes).toEqual([...SCOPES])
+    const samApi = apiClient(server.url, sam.body.apiKey.key)
+    expect((await samApi.get(`${H}/accounts`)).status).toBe(200)
+    expect((await samApi.get(`${H}/transactions`)).status).toBe(200)
+
+    const grandma = await anonymous.post('/invitations/redeem', { code: viewer.body.code, name: 'Grandma' })
+    const grandmaApi = apiClient(server.url, grandma.body.apiKey.key)
+    expect((await grandmaApi.get(`${H}/transactions`)).status).toBe(200)
+    const write = await grandmaApi.post(`${H}/accounts`, { name: 'Mine', type: 'cash' })
+    expect([write.status, write.body.code]).toEqual([403, 'INSUFFICIENT_SCOPE'])
+  })
+
+  it('leaves out of a preset the scopes the inviting key lacks, and refuses when none are left', async () => {
+    const owner = await server.newOwner(['read:households', 'write:households', 'write:budgets'])
+    const H = `/households/${owner.householdId}`
+    const member = await owner.api.post(`${H}/invitations`, { role: 'member' })
+    expect(member.body.scopes).toEqual(['read:households', 'write:households', 'write:budgets'])
+    const viewer = await owner.api.post(`${H}/invitations`, { role: 'viewer' })
+    expect(viewer.body.scopes).toEqual(['read:households'])
+    const narrow = await server.newOwner(['write:households', 'write:budgets'])
+    const none = await narrow.api.post(`/households/${narrow.householdId}/invitations`, { role: 'viewer' })
+    expect([none.status, none.body.code]).toEqual([403, 'SCOPE_NOT_GRANTABLE'])
   })
 })
 

@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs'
+import { DEFAULT_COST_LIMITS } from '@hearth/server'
 import { describe, expect, it } from 'vitest'
 import { apiClient, useTestServer } from '../src/index.ts'
 import { expectProblem, expectStatus, H } from './catalog-fixture.ts'
 import { createTransaction, expectBalancesExact, listAll } from './ledger-fixture.ts'
 
-const server = useTestServer()
+// Imports are expensive calls and these tests make them back to back: no rest between them here
+// (the cost limits have their own tests).
+const server = useTestServer({ costLimits: { ...DEFAULT_COST_LIMITS, expensiveRestPercent: 0, yieldMs: 0 } })
 const file = (name: string) => readFileSync(new URL(`../fixtures/bank-files/${name}`, import.meta.url))
 
 /** A raw POST, as a browser's or curl's multipart upload (or any other body) is sent. */
@@ -157,6 +160,93 @@ describe('bank file imports over HTTP', () => {
     expect(done.batch).toMatchObject({ createdCount: 3, refusedCount: 1 })
     expect((await listAll(api)).map((t: any) => t.amountCents).sort()).toEqual(['-1250', '-4590', '210000'])
   })
+  it('reads two OFX statements in one block, a CSV past its preamble in DD.MM.YY, and names refused rows by their true line', async () => {
+    const owner = await setup('BRL')
+    const ofx = {
+      accountId: owner.account,
+      format: 'ofx',
+      content: file('two-statements-empty-first.ofx').toString('utf8'),
+    }
+    const result = expectStatus(await owner.api.post(`${H}/imports`, ofx), 201)
+    expect(result).toMatchObject({
+      batch: { createdCount: 6 },
+      fileLedgerBalanceCents: '268193',
+      accountBalanceCents: '268193',
+    })
+
+    const { api, account } = await setup('EUR')
+    const csv = {
+      accountId: account,
+      format: 'csv',
+      content: file('dkb-preamble-ddmmyy.csv').toString('utf8'),
+    }
+    const plan = expectStatus(await api.post(`${H}/imports/preview`, csv), 200)
+    expect(plan.rows.map((r: any) => [r.line, r.outcome, r.date ?? null])).toEqual([
+      [10, 'new', '2023-03-02'],
+      [11, 'new', '2023-03-15'],
+      [14, 'refused', null],
+      [15, 'new', '2023-03-28'],
+      [17, 'refused', null],
+    ])
+    expect(plan.rows[2].reason).toBe('"31.02.23" is not a day as DD.MM.YY.')
+    const refused = expectProblem(await api.post(`${H}/imports`, csv), 400, 'IMPORT_ROWS_REFUSED')
+    expect(refused.refused.map((r: any) => r.line)).toEqual([14, 17])
+
+    // The same options said in the mapping, kept for the account, and used by its next file.
+    const mapping = {
+      headerLine: 9,
+      dateFormat: 'DD.MM.YY',
+      delimiter: ';',
+      date: 'Buchungstag',
+      amount: 'Betrag (EUR)',
+    }
+    const done = expectStatus(
+      await api.post(`${H}/imports`, { ...csv, mapping, skipRefused: true, saveMapping: true }),
+      201,
+    )
+    expect(done.batch).toMatchObject({ createdCount: 3, refusedCount: 2 })
+    expect(expectStatus(await api.get(`${H}/accounts/${account}/import-mapping`), 200).mapping).toEqual(
+      mapping,
+    )
+    expectStatus(
+      await api.put(`${H}/accounts/${account}/import-mapping`, { mapping: { dateFormat: 'MM/DD/YY' } }),
+      200,
+    )
+    const us = { accountId: account, format: 'csv', content: file('us-mmddyy.csv').toString('utf8') }
+    expect(
+      expectStatus(await api.post(`${H}/imports/preview`, us), 200).rows.map((r: any) => [
+        r.line,
+        r.date ?? null,
+      ]),
+    ).toEqual([
+      [2, '2024-03-02'],
+      [3, '2024-03-14'],
+      [5, '2024-03-15'],
+      [6, null],
+    ])
+
+    // Options that cannot be: a bad pattern, a header line in a file said to have none.
+    const bad = expectProblem(
+      await api.post(`${H}/imports/preview`, { ...us, mapping: { dateFormat: 'DD.MM.DD' } }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    expect(JSON.stringify(bad.errors)).toContain('dateFormat')
+    expectProblem(
+      await api.post(`${H}/imports/preview`, { ...us, mapping: { header: false, headerLine: 2 } }),
+      400,
+      'VALIDATION_FAILED',
+    )
+    // A mapping of its own ({}), so the account's saved MM/DD/YY does not decide.
+    const ambiguous = { ...us, mapping: {}, content: 'Date,Amount\n01/02/24,1.00\n' }
+    expectProblem(await api.post(`${H}/imports/preview`, ambiguous), 400, 'IMPORT_DATE_FORMAT_AMBIGUOUS')
+    expectProblem(
+      await api.post(`${H}/imports/preview`, { ...us, mapping: {}, content: 'Date,Amount\nMarch 1,1.00\n' }),
+      400,
+      'IMPORT_DATE_FORMAT_UNKNOWN',
+    )
+  })
+
   it('takes the file as a multipart upload: format from the file name, fields as text, clear refusals', async () => {
     const { api, account } = await setup()
     const upload = (path: string, fields: Record<string, string | Blob>, fileName = 'statement.ofx') => {
@@ -276,7 +366,9 @@ describe('bank file imports over HTTP', () => {
     expect(Object.keys(commitForm.properties)).toContain('acceptBankAccount')
   })
 
-  it('records the bank account a file names, and refuses a file of another account unless accepted', async () => {
+  it('records the bank account a file names, and refuses a file of another account unless accepted', {
+    timeout: 90_000,
+  }, async () => {
     const { api, account } = await setup()
     const savings = expectStatus(
       await api.post(`${H}/accounts`, { name: 'Savings', type: 'cash', currency: 'USD' }),

@@ -7,35 +7,18 @@ import { localDate, SCOPES } from '@hearth/engine'
 import { announceBillsDueSoon, announceLowBalances } from '@hearth/server'
 // @ts-expect-error http_ece (web-push's own encryption library) ships no types.
 import ece from 'http_ece'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import webpush from 'web-push'
-import { useTestServer } from '../src/index.ts'
+import { useSmtpInbox, useTestServer } from '../src/index.ts'
 import { expectStatus, H } from './catalog-fixture.ts'
 import { createAccount, createTransaction } from './ledger-fixture.ts'
 import { eventually } from './webhook-receiver.ts'
 
-/** A real SMTP server on loopback that keeps every message it is given. */
-const mail: { to: string[]; raw: string }[] = []
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  logger: false,
-  onData(stream, session, callback) {
-    const chunks: Buffer[] = []
-    stream.on('data', (c: Buffer) => chunks.push(c))
-    stream.on('end', () => {
-      mail.push({
-        to: session.envelope.rcptTo.map((r) => r.address),
-        raw: Buffer.concat(chunks).toString('utf8'),
-      })
-      callback()
-    })
-  },
-})
+const inbox = useSmtpInbox()
+const { mail } = inbox
 
 /** A local push service endpoint: it checks the Web Push headers and keeps each encrypted body. */
-const pushes: { headers: IncomingHttpHeaders; body: Buffer }[] = []
+const pushes: { url?: string; headers: IncomingHttpHeaders; body: Buffer }[] = []
 // Push services speak HTTPS only: this one has a self-signed certificate for 127.0.0.1 that the
 // server (in this process) is told to trust, as it trusts a real push service's public one.
 const tls = {
@@ -47,23 +30,25 @@ const pushService = https.createServer(tls, (req, res) => {
   const chunks: Buffer[] = []
   req.on('data', (c: Buffer) => chunks.push(c))
   req.on('end', () => {
-    pushes.push({ headers: req.headers, body: Buffer.concat(chunks) })
+    // A browser that unsubscribed: its push service answers 410 Gone.
+    if (req.url?.includes('/gone-')) {
+      res.writeHead(410)
+      res.end()
+      return
+    }
+    pushes.push({ url: req.url, headers: req.headers, body: Buffer.concat(chunks) })
     res.writeHead(201)
     res.end()
   })
 })
 
 const vapid = webpush.generateVAPIDKeys()
-let smtpPort = 0
 let pushUrl = ''
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  smtpPort = (smtp.server.address() as AddressInfo).port
   await new Promise<void>((resolve) => pushService.listen(0, '127.0.0.1', resolve))
   pushUrl = `https://127.0.0.1:${(pushService.address() as AddressInfo).port}/push/`
 })
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()))
   pushService.closeAllConnections()
   await new Promise((resolve) => pushService.close(resolve))
 })
@@ -74,8 +59,7 @@ const server = useTestServer(
   {
     get notifications() {
       return {
-        smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
-        smtpFrom: 'Hearth <hearth@example.test>',
+        ...inbox.settings,
         vapid: {
           publicKey: vapid.publicKey,
           privateKey: vapid.privateKey,
@@ -130,7 +114,12 @@ describe('notification channels', () => {
     await createTransaction(member.api, account.id, { amountCents: -123_456 })
 
     const message = await eventually(async () =>
-      mail.find((m) => m.to.includes(`owner-${owner.userId.toLowerCase()}@example.test`)),
+      mail.find(
+        (m) =>
+          m.to.includes(`owner-${owner.userId.toLowerCase()}@example.test`) &&
+          // A change of email also mails a verification link (docs/api/sign-in.md).
+          !m.raw.includes('Subject: Verify your email'),
+      ),
     )
     expect(message.raw).toMatch(/^Subject: Large transaction: -1,234\.56$/m)
     expect(message.raw).toContain('A transaction of -1,234.56 on 2025-03-10 was recorded.')
@@ -187,6 +176,47 @@ describe('notification channels', () => {
     expect(payload.body).toBeUndefined()
   })
 
+  it('forgets a browser its push service says is gone, and still pushes to the others', async () => {
+    const owner = await server.newOwner()
+    const member = await server.newMember(owner)
+    expectStatus(
+      await owner.api.put('/notifications/preferences', {
+        items: [{ kind: 'large_transaction', channel: 'push', enabled: true }],
+      }),
+      200,
+    )
+    const subscribe = async (endpoint: string) => {
+      const browser = createECDH('prime256v1')
+      browser.generateKeys()
+      return expectStatus(
+        await owner.api.post('/users/me/push-subscriptions', {
+          endpoint,
+          expirationTime: null,
+          keys: {
+            p256dh: browser.getPublicKey().toString('base64url'),
+            auth: randomBytes(16).toString('base64url'),
+          },
+        }),
+        201,
+      )
+    }
+    const gone = await subscribe(`${pushUrl}gone-${owner.userId}`)
+    await subscribe(`${pushUrl}live-${owner.userId}`)
+    const account = await createAccount(owner.api)
+    await createTransaction(member.api, account.id, { amountCents: -77_777 })
+    await eventually(async () => pushes.some((p) => p.url?.includes(`live-${owner.userId}`)))
+    const kept = await eventually(async () => {
+      const rows = await server.store.db
+        .selectFrom('push_subscriptions')
+        .select(['id', 'endpoint'])
+        .where('user_id', '=', owner.userId)
+        .execute()
+      return rows.length === 1 ? rows : undefined
+    })
+    expect(kept.map((r) => r.endpoint)).toEqual([`${pushUrl}live-${owner.userId}`])
+    expect(kept[0]!.id).not.toBe(gone.id)
+  })
+
   it('emails and pushes a bill due soon, as the member chose', async () => {
     const owner = await server.newOwner()
     const email = `bills-${owner.userId.toLowerCase()}@example.test`
@@ -206,6 +236,8 @@ describe('notification channels', () => {
     expectStatus(
       await owner.api.post('/users/me/push-subscriptions', {
         endpoint: `${pushUrl}bills-${owner.userId}`,
+        // As a browser's PushSubscription.toJSON() gives it.
+        expirationTime: null,
         keys: { p256dh: browser.getPublicKey().toString('base64url'), auth },
       }),
       201,
@@ -225,7 +257,9 @@ describe('notification channels', () => {
       201,
     )
     await announceBillsDueSoon(server.store, { actor: 'system', scopes: SCOPES, now: new Date() })
-    const message = await eventually(async () => mail.find((m) => m.to.includes(email)))
+    const message = await eventually(async () =>
+      mail.find((m) => m.to.includes(email) && !m.raw.includes('Subject: Verify your email')),
+    )
     expect(message.raw).toMatch(new RegExp(`^Subject: Internet is due ${due}$`, 'm'))
     expect(message.raw).toContain(`Internet: 59.99 is due on ${due}.`)
     const push = await eventually(async () =>
@@ -283,7 +317,9 @@ describe('notification channels', () => {
       201,
     )
     await announceLowBalances(server.store, { actor: 'system', scopes: SCOPES, now: new Date() })
-    const message = await eventually(async () => mail.find((m) => m.to.includes(email)))
+    const message = await eventually(async () =>
+      mail.find((m) => m.to.includes(email) && !m.raw.includes('Subject: Verify your email')),
+    )
     expect(message.raw).toMatch(new RegExp(`^Subject: Bills account may fall below zero on ${day}$`, 'm'))
     expect(message.raw).toContain(`Bills account is forecast at -150.50 ${account.currency} on ${day}`)
   })

@@ -105,7 +105,8 @@ describe('notifications over HTTP', () => {
   it('seeds preferences on the first read and upserts them; refuses what does not fit, writing nothing', async () => {
     const { api } = await server.newOwner()
     const prefs = expectStatus(await api.get('/notifications/preferences'), 200)
-    expect(prefs.items).toHaveLength(21)
+    // Every kind on every channel: 9 kinds × 3 channels.
+    expect(prefs.items).toHaveLength(27)
     expect(prefs.channels).toEqual([
       { channel: 'in_app', available: true },
       { channel: 'email', available: false },

@@ -14,6 +14,10 @@ const UNDOCUMENTED = new Set([
   // The household web app's files (docs/web.md), not part of the API.
   'GET /app',
   'GET /app/*',
+  // The browser's round trip through the OpenID Connect provider: redirects, not API calls
+  // (docs/api/sign-in.md).
+  'GET /oidc/sign-in',
+  'GET /oidc/callback',
 ])
 
 describe('OpenAPI document', () => {
@@ -46,16 +50,61 @@ describe('OpenAPI document', () => {
     const doc = (await apiClient(server.url, null).get('/openapi.json')).body
     for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
-        if (path === '/healthz') continue
+        if (path === '/healthz' || path === '/readyz') continue
+        if (
+          [
+            'sessions.create',
+            'signInLinks.redeem',
+            'signInLinks.passkeyOptions',
+            'invitations.passkeyOptions',
+            'sessions.passkeyOptions',
+            'sessions.createWithPasskey',
+            'devices.create',
+            'devices.refresh',
+            'oidc.provider',
+            'emailVerifications.verify',
+          ].includes(op.operationId)
+        ) {
+          // Signing in: the credential is in the body (a password, a passkey's answer, a link's or
+          // an invitation's code, a mailed email verification link's code, a key to exchange, a device's refresh token), or comes back from
+          // the OpenID Connect provider.
+          expect(op.security).toEqual([{}])
+          continue
+        }
         if (path === '/invitations/redeem') {
           // A new user redeems without a key; a user who has one may send it to join as themselves.
           expect(op.security).toEqual([{}, { bearerAuth: [] }])
           continue
         }
-        expect(op.description, `${method} ${path}`).toMatch(/Requires scope `[a-z:]+`/)
+        // The activity checks each entry against the caller's scopes rather than one scope of its
+        // own: the read scopes of the rows it changed, and its operation's (docs/api/activity.md).
+        const perEntry = ['activity.list', 'activity.undo'].includes(op.operationId)
+        expect(op.description, `${method} ${path}`).toMatch(
+          perEntry ? /Any valid API key may call it\./ : /Requires scope `[a-z:]+`/,
+        )
         expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }])
       }
     }
+  })
+
+  it('declares on every operation the request limit (429) and a store failover (503)', async () => {
+    const doc = (await apiClient(server.url, null).get('/openapi.json')).body
+    let checked = 0
+    for (const [path, ops] of Object.entries<Record<string, any>>(doc.paths)) {
+      if (path === '/healthz' || path === '/readyz') continue
+      for (const [method, op] of Object.entries<any>(ops)) {
+        expect(String(op.responses['429']?.description), `${method} ${path}`).toContain('`RATE_LIMITED`')
+        expect(String(op.responses['503']?.description), `${method} ${path}`).toContain('`STORE_UNAVAILABLE`')
+        const ref: string = op.responses['503'].content['application/problem+json'].schema.$ref
+        expect(doc.components.schemas[ref.split('/').at(-1)!], ref).toBeDefined()
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(120)
+    // A route's own 429 keeps its words beside the limit's.
+    const chat = doc.paths['/households/{householdId}/ai/chat'].post.responses['429'].description
+    expect(chat).toContain('`AI_CAP_REACHED`')
+    expect(chat).toContain('`RATE_LIMITED`')
   })
 
   it('documents carryOverspending on category create and update bodies', async () => {

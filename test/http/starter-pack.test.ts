@@ -14,6 +14,25 @@ async function postEmpty(token: string) {
 }
 
 describe('POST H/starter-pack', () => {
+  it('seeds the pack as edited, and the same body again creates nothing', async () => {
+    const { api } = await server.newOwner()
+    const groups = [
+      { name: 'Home', categories: ['Rent', 'Energy'] },
+      { name: 'Money in', isIncome: true, categories: ['Wages'] },
+    ]
+    const first = expectStatus(await api.post(`${H}/starter-pack`, { groups }), 201)
+    expect(first.created.groups.map((g: any) => [g.name, g.isIncome])).toEqual([
+      ['Home', false],
+      ['Money in', true],
+    ])
+    expect(first.created.categories.map((c: any) => c.name)).toEqual(['Rent', 'Energy', 'Wages'])
+    const again = expectStatus(await api.post(`${H}/starter-pack`, { groups }), 201)
+    expect(again.created).toEqual({ groups: [], categories: [] })
+    expect(again.skipped.categories.length).toBe(3)
+    const blank = await api.post(`${H}/starter-pack`, { groups: [{ name: ' ', categories: [] }] })
+    expect(blank.status).toBe(400)
+  })
+
   it('seeds the English pack with no body and answers 201 with what it created', async () => {
     const { api } = await server.newOwner()
     const body = expectStatus(await postEmpty(api.token), 201)

@@ -1,3 +1,5 @@
+export * from './fake-simplefin.ts'
 export * from './http-fixture.ts'
+export * from './smtp-inbox.ts'
 export * from './store.ts'
 export * from './test-server.ts'

@@ -12,7 +12,11 @@ afterEach(async () => {
 const H = '/households/current'
 
 describe('the assistant through the SDK', () => {
-  it('grants and withdraws the ai_processing consent, and chat follows at once', async () => {
+  // The first device of a PostgreSQL run builds its migrated PGlite template (about 30 s loaded),
+  // and the first chat of a process trains the offline assistant's classifier (about a second).
+  it('grants and withdraws the ai_processing consent, and chat follows at once', {
+    timeout: 90_000,
+  }, async () => {
     const owner = await newOwner(server)
     const device = await newDevice(server, owner)
     expect(await device.ai.consent()).toEqual({ purpose: 'ai_processing', granted: false, grantedAt: null })

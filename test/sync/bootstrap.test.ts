@@ -43,9 +43,36 @@ describe('bootstrap', () => {
       }))
       await runMutation(server.store.db, operations.transactions.bulkCreate, { transactions }, ctx)
     }
-    const device = await newDevice(server, owner)
+    // Connected only once its status is watched: the rows are counted as they arrive and load.
+    const device = await newDevice(server, owner, { connect: false })
+    const progress: { receivedRows: number; loadedRows: number }[] = []
+    device.on('status', (s) => {
+      if (s.snapshot) progress.push({ ...s.snapshot })
+    })
+    device.sync.connect()
     await device.sync.whenSynced({ timeoutMs: 60_000 })
     await expectConverged(server, owner.householdId, [device])
+    expect(device.sync.status.snapshot).toBeNull()
+    const last = progress.at(-1)!
+    expect(last.loadedRows).toBe(last.receivedRows)
+    expect(last.loadedRows).toBeGreaterThanOrEqual(4500)
+    const loaded = progress.map((p) => p.loadedRows)
+    expect(loaded).toEqual([...loaded].sort((x, y) => x - y))
+    expect(new Set(loaded).size).toBeGreaterThan(2)
+    // The daily sums forecasts read were added up once after the load, as the server keeps them,
+    // and their triggers fire again (always, for server rows too).
+    const sums = (db: Kysely<Database>) =>
+      sql<{ date: string; account_id: string; category_id: string; spent_cents: string }>`
+        select date::text, account_id, category_id, spent_cents::text from forecast_days
+        where household_id = ${owner.householdId} order by 1, 2, 3`
+        .execute(db)
+        .then((r) => r.rows)
+    const kept = await sums(server.store.db)
+    expect(kept.length).toBeGreaterThan(0)
+    expect(await sums(device.store.db)).toEqual(kept)
+    const triggers = await sql<{ tgenabled: string }>`
+      select tgenabled from pg_trigger where tgname like '%forecast_days_insert'`.execute(device.store.db)
+    expect(triggers.rows.map((t) => t.tgenabled)).toEqual(['A', 'A'])
     // Every index dropped for the load was built again, as the migrations define it.
     const expected = await transactionIndexes(server.store.db)
     expect(await transactionIndexes(device.store.db)).toEqual(expected)

@@ -114,6 +114,44 @@ describe('budgets on a device', () => {
     expect(history.body.items).toEqual([expect.objectContaining({ kind: 'move', deltaCents: '1000' })])
   })
 
+  it('deletes a category with its money offline in one mutation, and the server agrees after sync', async () => {
+    const owner = await newOwner(server)
+    const h = await household(owner)
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    await device.sync.disconnect()
+    // Food holds 260.00 in May (300.00 assigned, 40.00 spent): all of it goes to Fun.
+    const deleted = await device.mutate.budgets.deleteCategory({
+      month: '2024-05',
+      categoryId: h.food,
+      moveToCategoryId: h.fun,
+    })
+    expect(deleted).toEqual({
+      month: '2024-05',
+      categoryId: h.food,
+      movedCents: '26000',
+      moveTo: { month: '2024-05', categoryId: h.fun, assignedCents: '31000' },
+    })
+    const local = await device.query.budgets.get({ month: '2024-05' })
+    const categories = await device.query.categories.list({})
+    expect(categories.items.map((c) => c.id)).not.toContain(h.food)
+
+    device.sync.connect()
+    await device.sync.whenSynced()
+    const rest = await owner.api.get(`${H}/budgets/2024-05`)
+    expect(rest.body).toEqual(local)
+    const fun = await owner.api.get(`${H}/budgets/2024-05/categories/${h.fun}`)
+    expect(fun.body).toMatchObject({ assignedCents: '31000', availableCents: '22000' })
+    const live = await owner.api.get(`${H}/categories`)
+    expect(live.body.items.map((c: { id: string }) => c.id)).not.toContain(h.food)
+    const history = await owner.api.get(`${H}/budgets/2024-05/categories/${h.fun}/history`)
+    expect(history.body.items[0]).toMatchObject({
+      kind: 'move',
+      deltaCents: '26000',
+      counterpartCategoryId: h.food,
+    })
+  })
+
   it('converges when two devices assign one category offline, keeping both in the history', async () => {
     const owner = await newOwner(server)
     const h = await household(owner)

@@ -124,7 +124,15 @@ describe('convergence under random schedules', () => {
         const owner = await server.newOwner()
         await run(owner, steps)
       }),
-      { numRuns: Number(process.env.SYNC_PROPERTY_RUNS ?? 4), endOnFailure: true },
+      {
+        numRuns: Number(process.env.SYNC_PROPERTY_RUNS ?? 4),
+        endOnFailure: true,
+        // A failure's seed and path replay it: SYNC_PROPERTY_SEED=-163… SYNC_PROPERTY_PATH=1.
+        ...(process.env.SYNC_PROPERTY_SEED && {
+          seed: Number(process.env.SYNC_PROPERTY_SEED),
+          path: process.env.SYNC_PROPERTY_PATH,
+        }),
+      },
     )
   }, 600_000)
 })

@@ -17,7 +17,11 @@ const device = await createHearth({
 await device.sync.whenSynced()
 process.stdout.write('ready\n')
 for (let n = 0; ; n++) {
-  if (n === Number(HEARTH_OFFLINE_AFTER ?? Number.POSITIVE_INFINITY)) await device.sync.disconnect()
+  if (n === Number(HEARTH_OFFLINE_AFTER ?? Number.POSITIVE_INFINITY)) {
+    // The first ones reach the server before the device goes offline, however slow the machine.
+    await device.sync.whenSynced()
+    await device.sync.disconnect()
+  }
   const id = ulid()
   await device.mutate.tags.create({ id, name: `Tag ${n}` })
   process.stdout.write(`acked ${n} ${id}\n`)

@@ -87,12 +87,24 @@ export async function expectConverged(
   devices: Hearth[],
   timeout = 20_000,
 ) {
+  try {
+    await convergence(server, householdId, devices, timeout)
+  } catch (error) {
+    // What each replica's own comparison with the server finds, for the failure's message.
+    const checks = await Promise.all(devices.map((d) => d.sync.check().catch((e: Error) => e.message)))
+    if (error instanceof Error) error.message += `\nreplica checks: ${JSON.stringify(checks)}`
+    throw error
+  }
+}
+
+async function convergence(server: RunningServer, householdId: string, devices: Hearth[], timeout: number) {
   await eventually(async () => {
     const truth = await dumpHousehold(server.store.db, householdId)
-    for (const d of devices) {
-      expect(d.sync.status).toMatchObject({ state: 'online', pending: 0 })
-      expect(await dumpHousehold(d.store.db, householdId)).toEqual(truth)
-      expect(await unseenChanges(d.store.db, server.store.db, householdId)).toEqual([])
+    for (const [i, d] of devices.entries()) {
+      const which = `device ${i} (${d.sync.status.state} at ${d.sync.status.version})`
+      expect(d.sync.status, which).toMatchObject({ state: 'online', pending: 0 })
+      expect(await dumpHousehold(d.store.db, householdId), which).toEqual(truth)
+      expect(await unseenChanges(d.store.db, server.store.db, householdId), which).toEqual([])
     }
   }, timeout)
 }

@@ -91,6 +91,39 @@ describe('bank file imports on a device', () => {
       code: 'IMPORT_FILE_TRUNCATED',
     })
   })
+  it('reads a preamble CSV in DD.MM.YY with a mapping saved on the device, and a two-statement OFX, as the server does', async () => {
+    const owner = await server.newOwner()
+    const { api, householdId } = owner
+    const account = (await api.post(`${H}/accounts`, { name: 'Giro', type: 'cash', currency: 'EUR' })).body.id
+    const real = (await api.post(`${H}/accounts`, { name: 'Conta', type: 'cash', currency: 'BRL' })).body.id
+    const device = await newDevice(server, owner)
+    await device.sync.whenSynced()
+    const mapping = { headerLine: 9, dateFormat: 'DD.MM.YY', delimiter: ';' as const }
+    await device.mutate.imports.saveMapping({ id: account, mapping })
+    await expect(
+      device.mutate.imports.saveMapping({ id: account, mapping: { header: false, headerLine: 3 } }),
+    ).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED' })
+    await device.sync.whenSynced()
+    await expectConverged(server, householdId, [device])
+    expect((await api.get(`${H}/accounts/${account}/import-mapping`)).body.mapping).toEqual(mapping)
+    const csv = {
+      accountId: account,
+      format: 'csv' as const,
+      content: file('dkb-preamble-ddmmyy.csv').toString('utf8'),
+    }
+    const plan = await device.query.imports.preview(csv)
+    expect(plan.rows.filter((r) => r.outcome === 'refused').map((r) => r.line)).toEqual([14, 17])
+    expect(plan).toEqual((await api.post(`${H}/imports/preview`, csv)).body)
+    const ofx = {
+      accountId: real,
+      format: 'ofx' as const,
+      content: file('two-statements-empty-first.ofx').toString('utf8'),
+    }
+    const ofxPlan = await device.query.imports.preview(ofx)
+    expect(ofxPlan.counts).toMatchObject({ new: 6, refused: 0 })
+    expect(ofxPlan).toEqual((await api.post(`${H}/imports/preview`, ofx)).body)
+  }, 120_000)
+
   it("records the file's bank account on the device, the server gets it, and a file of another account is refused there", async () => {
     const owner = await server.newOwner()
     const { api, householdId } = owner

@@ -92,7 +92,9 @@ describe('loans through the SDK', () => {
     expect(set).toMatchObject({ firstPaymentDate: '2030-02-01', annualRatePercent: '4.25', termMonths: 60 })
 
     // Both devices change the terms of one later date: they meet on one row, the last write wins.
-    await laptop.sync.whenSynced()
+    // The laptop must hold the phone's first terms before it drafts on them: its own queue being
+    // empty (whenSynced) does not mean the phone's delta has reached it yet.
+    await expectConverged(server, owner.householdId, [phone, laptop])
     await Promise.all([
       phone.mutate.loans.setTerms({ id: loan.id, effectiveDate: '2031-01-01', escrowCents: 1_000 }),
       laptop.mutate.loans.setTerms({ id: loan.id, effectiveDate: '2031-01-01', escrowCents: 2_000 }),

@@ -1,5 +1,6 @@
 import { ulid } from 'ulidx'
 import { afterEach, describe, expect, it } from 'vitest'
+import { expectOk } from '../src/answers.ts'
 import { newOwner, useTestServer } from '../src/index.ts'
 import { closeDevices, eventually, newDevice } from './devices.ts'
 
@@ -16,13 +17,8 @@ describe('reports over REST and on the device', () => {
   }, async () => {
     const owner = await newOwner(server)
     const { api } = owner
-    const ok = async <T>(p: Promise<{ status: number; body: T }>) => {
-      const res = await p
-      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300)
-      return res.body
-    }
-    await ok(api.put(`${H}/exchange-rates/EUR/USD`, { rate: '1.08' }))
-    const checking = await ok(
+    await expectOk(api.put(`${H}/exchange-rates/EUR/USD`, { rate: '1.08' }))
+    const checking = await expectOk(
       api.post(`${H}/accounts`, {
         name: 'Checking',
         type: 'cash',
@@ -30,14 +26,14 @@ describe('reports over REST and on the device', () => {
         openingBalanceDate: '2025-01-01',
       }),
     )
-    const card = await ok(api.post(`${H}/accounts`, { name: 'Visa', type: 'credit' }))
-    const euros = await ok(api.post(`${H}/accounts`, { name: 'Euro', type: 'cash', currency: 'EUR' }))
-    const group = await ok(api.post(`${H}/category-groups`, { name: 'Living' }))
-    const food = await ok(api.post(`${H}/categories`, { groupId: group.id, name: 'Food' }))
-    const rent = await ok(api.post(`${H}/categories`, { groupId: group.id, name: 'Rent' }))
+    const card = await expectOk(api.post(`${H}/accounts`, { name: 'Visa', type: 'credit' }))
+    const euros = await expectOk(api.post(`${H}/accounts`, { name: 'Euro', type: 'cash', currency: 'EUR' }))
+    const group = await expectOk(api.post(`${H}/category-groups`, { name: 'Living' }))
+    const food = await expectOk(api.post(`${H}/categories`, { groupId: group.id, name: 'Food' }))
+    const rent = await expectOk(api.post(`${H}/categories`, { groupId: group.id, name: 'Rent' }))
     for (let m = 1; m <= 6; m++) {
       const month = `2025-0${m}`
-      await ok(
+      await expectOk(
         api.post(`${H}/transactions`, {
           accountId: checking.id,
           date: `${month}-01`,
@@ -45,7 +41,7 @@ describe('reports over REST and on the device', () => {
           payeeName: 'Employer',
         }),
       )
-      await ok(
+      await expectOk(
         api.post(`${H}/transactions`, {
           accountId: checking.id,
           date: `${month}-03`,
@@ -54,7 +50,7 @@ describe('reports over REST and on the device', () => {
           categoryId: rent.id,
         }),
       )
-      await ok(
+      await expectOk(
         api.post(`${H}/transactions`, {
           accountId: card.id,
           date: `${month}-10`,
@@ -63,7 +59,7 @@ describe('reports over REST and on the device', () => {
           categoryId: food.id,
         }),
       )
-      await ok(
+      await expectOk(
         api.post(`${H}/transactions`, {
           accountId: euros.id,
           date: `${month}-12`,
@@ -72,7 +68,7 @@ describe('reports over REST and on the device', () => {
           categoryId: food.id,
         }),
       )
-      await ok(
+      await expectOk(
         api.post(`${H}/transactions/transfer`, {
           fromAccountId: checking.id,
           toAccountId: card.id,
@@ -94,14 +90,14 @@ describe('reports over REST and on the device', () => {
       ['spending', 'spending', { ...range, groupBy: 'payee' }],
     ] as const
     for (const [path, name, args] of asks) {
-      const rest = await ok(api.get(`${H}/reports/${path}?${new URLSearchParams(args)}`))
+      const rest = await expectOk(api.get(`${H}/reports/${path}?${new URLSearchParams(args)}`))
       expect(
         await (device.query.reports[name] as (a: object) => Promise<unknown>)(args),
         `${name} ${JSON.stringify(args)}`,
       ).toEqual(rest)
     }
 
-    const cash = await ok(api.get(`${H}/reports/cash-flow?fromMonth=2025-01&toMonth=2025-02`))
+    const cash = await expectOk(api.get(`${H}/reports/cash-flow?fromMonth=2025-01&toMonth=2025-02`))
     // 4,000 in; 1,500 rent + 211.11 food + 10.00 € at 1.08 (10.80): 1,721.91 out. The transfer is neither.
     expect(cash.months[0]).toEqual({
       month: '2025-01',
@@ -109,14 +105,14 @@ describe('reports over REST and on the device', () => {
       spendingCents: '172191',
       netCents: '227809',
     })
-    const worth = await ok(api.get(`${H}/reports/net-worth?fromMonth=2025-01&toMonth=2025-01`))
+    const worth = await expectOk(api.get(`${H}/reports/net-worth?fromMonth=2025-01&toMonth=2025-01`))
     // Checking 2,500 + 4,000 - 1,500 - 200 = 4,800; card -211.11 + 200 = -11.11; euros -10.00 € -> -10.80.
     expect(worth.months[0]).toMatchObject({
       assetsCents: '480000',
       liabilitiesCents: '2191',
       netWorthCents: '477809',
     })
-    const spending = await ok(
+    const spending = await expectOk(
       api.get(`${H}/reports/spending?fromDate=2025-01-01&toDate=2025-01-31&groupBy=payee`),
     )
     expect(spending.groups.map((g: { name: string }) => g.name)).toEqual([
@@ -143,7 +139,7 @@ describe('reports over REST and on the device', () => {
     stop()
     await device.sync.whenSynced()
     expect(await device.query.reports.cashFlow({ fromMonth: '2025-06', toMonth: '2025-06' })).toEqual(
-      await ok(api.get(`${H}/reports/cash-flow?fromMonth=2025-06&toMonth=2025-06`)),
+      await expectOk(api.get(`${H}/reports/cash-flow?fromMonth=2025-06&toMonth=2025-06`)),
     )
   })
 

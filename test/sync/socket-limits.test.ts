@@ -3,7 +3,7 @@ import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { useTestServer } from '../src/index.ts'
-import { rawSocket } from './socket.ts'
+import { joinedSocket, type RawSocket, rawSocket } from './socket.ts'
 
 const server = useTestServer({
   syncLimits: {
@@ -12,6 +12,7 @@ const server = useTestServer({
     frameBytes: 64 * 1024,
     helloTimeoutMs: 300,
     maxSocketsPerAddress: 6,
+    maxUnjoinedSocketsPerAddress: 3,
     maxSessionsPerKey: 2,
     maxDevicesPerKey: 4,
   },
@@ -97,25 +98,37 @@ describe('sync socket limits', () => {
     await Promise.all([b.closed, d.closed])
   })
 
-  it('refuses an upgrade past the cap per address with 429 and Retry-After', async () => {
-    const open: WebSocket[] = []
+  it('refuses an upgrade once the joined sessions of an address reach its cap, with 429 and Retry-After', async () => {
+    const joined: Awaited<ReturnType<typeof joinedSocket>>['socket'][] = []
     try {
-      let refused: { status: number; retryAfter?: string } | null = null
-      for (let i = 0; i < 10 && !refused; i++) {
-        const answer = await upgrade(server.url)
-        if ('ws' in answer) open.push(answer.ws)
-        else refused = answer
+      // Three members, two sessions each (the cap per key): six, the cap per address.
+      for (let i = 0; i < 3; i++) {
+        const member = await server.newOwner()
+        for (let j = 0; j < 2; j++) joined.push((await joinedSocket(server.url, member)).socket)
       }
-      expect(open).toHaveLength(6)
-      expect(refused).toEqual({ status: 429, retryAfter: '5' })
+      expect(await upgrade(server.url)).toEqual({ status: 429, retryAfter: '5' })
+      joined.pop()!.close()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const answer = await upgrade(server.url)
+      expect('ws' in answer).toBe(true)
+      if ('ws' in answer) answer.ws.terminate()
     } finally {
-      await Promise.all(
-        open.map((ws) => {
-          const closed = new Promise((resolve) => ws.once('close', resolve))
-          ws.close()
-          return closed
-        }),
-      )
+      for (const socket of joined) socket.close()
+      await Promise.all(joined.map((socket) => socket.closed))
+    }
+  })
+
+  it('closes the oldest socket yet to say hello when its address opens more than their budget', async () => {
+    // One after another, so the server sees them in this order.
+    const sockets: RawSocket[] = []
+    for (let i = 0; i < 5; i++) sockets.push(await rawSocket(server.url))
+    const newer = sockets.slice(3)
+    expect(await sockets[0]!.closed).toEqual({ code: 4408, reason: 'HELLO_TIMEOUT' })
+    expect(await sockets[1]!.closed).toEqual({ code: 4408, reason: 'HELLO_TIMEOUT' })
+    for (const socket of [sockets[2]!, ...newer]) {
+      socket.send({ type: 'ping' })
+      expect(await socket.next('pong')).toMatchObject({ type: 'pong' })
+      socket.close()
     }
   })
 

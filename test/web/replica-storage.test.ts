@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumPath, launchPersistentChromium } from '../src/browser.ts'
 import type { TestMember } from '../src/index.ts'
 import { useTestServer } from '../src/index.ts'
+import { replicaStored } from './app-sign-in.ts'
 import { ensureWebBuild } from './web-build.ts'
 
 /**
@@ -82,6 +83,7 @@ describe.skipIf(!hasBrowser)('the browser replica in IndexedDB blocks', () => {
   it('outlives the browser: a new one on the same profile opens it offline', async () => {
     page = await launch()
     await page.goto(`${server.url}/app/`)
+    await page.getByRole('tab', { name: 'API key' }).click()
     await page.getByLabel('API key').fill(owner.api.token)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.waitForFunction(
@@ -94,6 +96,8 @@ describe.skipIf(!hasBrowser)('the browser replica in IndexedDB blocks', () => {
     rows.push(await addRow('after sign-in'))
     await page.goto(`${server.url}/app/accounts/${accountId}`)
     for (const row of rows) expect(await memoShown(page, row.id)).toBe(row.memo)
+    // What this test shows offline is what had been stored (see replicaStored).
+    await replicaStored(page)
     await context!.close()
 
     // A new browser process, offline: the shell from the service worker, the rows from IndexedDB.

@@ -41,7 +41,16 @@ export function useWebBrowser(): () => Browser {
   let browser: Browser | undefined
   beforeAll(async () => {
     ensureWebBuild()
-    browser = await launchChromium()
+    const launched = await launchChromium()
+    // A screen that reads the replica shows once the replica is open, which on a busy machine
+    // takes longer than Playwright's default 30 s for a new device: every context's waits get 90 s.
+    const newContext = launched.newContext.bind(launched)
+    launched.newContext = async (options) => {
+      const context = await newContext(options)
+      context.setDefaultTimeout(90_000)
+      return context
+    }
+    browser = launched
   }, 180_000)
   afterAll(async () => {
     await browser?.close()

@@ -105,6 +105,17 @@ export const BudgetMoveSchema = z
   .object({ from: BudgetCellSchema, to: BudgetCellSchema })
   .meta({ id: 'BudgetMove' })
 
+export const BudgetCategoryDeletionSchema = z
+  .object({
+    month: Month,
+    categoryId: z.string(),
+    movedCents: Cents.describe(
+      'What the deleted category held that month, now in the other category (negative: overspending the other covered).',
+    ),
+    moveTo: BudgetCellSchema.nullable().describe("The receiving category's cell; null when nothing moved."),
+  })
+  .meta({ id: 'BudgetCategoryDeletion' })
+
 export const BudgetMonthChangeSchema = z
   .object({
     month: Month,

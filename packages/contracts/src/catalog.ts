@@ -51,6 +51,11 @@ export const CategorySchema = z
       .describe(
         'Cash overspending stays in the category into next month instead of leaving Ready to Assign.',
       ),
+    deletedAt: Instant.nullable()
+      .optional()
+      .describe(
+        'Only when the list was asked to include deleted categories: when it was deleted; null while live.',
+      ),
     createdAt: Instant,
     updatedAt: Instant,
   })
@@ -102,6 +107,11 @@ export const PayeeSchema = z
     categoryId: z.string().nullable().describe('The category new transactions with this payee default to.'),
     createdAt: Instant,
     updatedAt: Instant,
+    deletedAt: Instant.nullable()
+      .optional()
+      .describe(
+        'Only when the list was asked to include deleted payees: when it was deleted; null while live.',
+      ),
   })
   .meta({ id: 'Payee' })
 

@@ -1,5 +1,6 @@
 import { SCOPES, ScopeListSchema, TimeZoneSchema } from '@hearth/engine'
 import { z } from 'zod'
+import { RedeemPasskeySchema, SessionSchema } from './sign-in.ts'
 
 const Instant = z.string().describe('ISO 8601 instant in UTC.')
 
@@ -32,6 +33,9 @@ export const UserSchema = z
     id: z.string(),
     name: z.string(),
     email: z.string().nullable(),
+    emailVerifiedAt: Instant.nullable().describe(
+      'When you followed the link mailed to your email (docs/api/sign-in.md#email-verification); null until then, and again after the email changes.',
+    ),
     timeZone: z.string().nullable(),
     defaultHouseholdId: z.string().nullable(),
     preferences: z.record(z.string(), z.unknown()),
@@ -106,8 +110,15 @@ export const CreatedInvitationSchema = InvitationSchema.extend({
 
 export const CreateInvitationBodySchema = z
   .strictObject({
-    role: z.enum(['owner', 'member']).optional().describe('Default `member`.'),
-    scopes: ScopeListSchema.describe("The redeemer's first key gets these; a subset of yours."),
+    role: z
+      .enum(['owner', 'member', 'viewer'])
+      .optional()
+      .describe(
+        'Default `member`. `viewer` is a preset: the invitee joins as a member whose key only reads (every `read:` scope, and `write:profile`, `write:notifications`).',
+      ),
+    scopes: ScopeListSchema.optional().describe(
+      "The redeemer's first key gets these; a subset of yours. Left out, the role's preset: every scope for `owner` and `member`, the read scopes for `viewer`, less any you do not hold.",
+    ),
     expiresAt: z.iso
       .datetime({ offset: true })
       .optional()
@@ -129,6 +140,24 @@ export const RedeemInvitationBodySchema = z
     email: z.email().max(320).nullish().describe('Your email, when you call without a key.'),
     timeZone: TimeZoneSchema.nullish().describe('Your time zone, when you call without a key.'),
     keyName: z.string().trim().min(1).max(200).optional().describe('Default "Invitation key".'),
+    password: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .describe(
+        'Sign up instead of taking a key: your password (at least 12 characters, not a common one; `email` required). The answer sets the session cookie and holds no key.',
+      ),
+    passkey: RedeemPasskeySchema.optional().describe(
+      'Sign up with a passkey in place of `password` (`email` required): made for the options of `POST /invitations/passkey/options`. The answer sets the session cookie and holds no key.',
+    ),
+    deviceName: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('With `password` or `passkey`: what to call this browser on your sessions list.'),
   })
   .meta({ id: 'RedeemInvitationBody' })
 
@@ -137,6 +166,11 @@ export const RedemptionSchema = z
     household: HouseholdSchema,
     userId: z.string(),
     role: z.enum(['owner', 'member']),
-    apiKey: CreatedApiKeySchema,
+    apiKey: CreatedApiKeySchema.nullable().describe(
+      'Your first key; null when you signed up with a password or a passkey.',
+    ),
+    session: SessionSchema.optional().describe(
+      'With `password` or `passkey`: the session the cookie now holds.',
+    ),
   })
   .meta({ id: 'Redemption' })

@@ -114,6 +114,6 @@ export const ImportMappingSchema = z
     accountId: z.string(),
     mapping: z
       .record(z.string(), z.unknown())
-      .describe('The CSV mapping: columns, dateFormat, decimal, invert, delimiter, header.'),
+      .describe('The CSV mapping: columns, dateFormat, decimal, invert, delimiter, header, headerLine.'),
   })
   .meta({ id: 'ImportMapping' })

@@ -51,8 +51,12 @@ export const SpendingReportSchema = z
     baseCurrency: z.string().describe('Every figure is in this currency.'),
     fromDate: Day,
     toDate: Day,
-    spentCents: Cents('Money out over the range, as a positive magnitude'),
-    incomeCents: Cents('Money in over the range'),
+    spentCents: Cents('Money out over the range, gross (refunds not taken off), as a positive magnitude'),
+    incomeCents: Cents('Money in over the range, gross (income, refunds and any other inflow)'),
+    netSpentCents: Cents(
+      'Money out less refunds on rows outside income categories: the sum of the groups netSpentCents for groupBy category or payee',
+    ),
+    earnedCents: Cents('Money in less money out on rows in income categories'),
     count: z.number().int().describe('Rows (split parts) counted.'),
     groups: z
       .array(
@@ -60,6 +64,7 @@ export const SpendingReportSchema = z
           id: z.string().nullable().describe('The category, payee or tag; null: rows without one.'),
           name: z.string(),
           spentCents: Cents('Money out less refunds; negative for a group that took more in (income)'),
+          netSpentCents: Cents('The same, on rows outside income categories'),
           count: z.number().int(),
         }),
       )

@@ -107,6 +107,12 @@ export const PullSchema = z.object({ v: V, type: z.literal('pull'), cursor: Vers
 
 export const PingSchema = z.object({ v: V, type: z.literal('ping') })
 
+/**
+ * Asks for a digest of the rows this device may read (see `digest`), to compare its replica
+ * with; the server first sends any delta the device lacks, so the two are at one version.
+ */
+export const CheckSchema = z.object({ v: V, type: z.literal('check') })
+
 /** Largest presence update, base64; presence is a few fields, never ledger data. */
 export const MAX_PRESENCE_UPDATE = 16 * 1024
 
@@ -126,6 +132,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   PullSchema,
   PingSchema,
   PresenceSchema,
+  CheckSchema,
 ])
 export type ClientMessage = z.output<typeof ClientMessageSchema>
 
@@ -163,7 +170,10 @@ export const SnapshotSchema = z.object({
 /**
  * Row changes after `fromVersion` up to `version`, in commit order, and the device's lmid at that
  * version: mutations at or below it are in these rows, none above. A delta split over several
- * pages has `more: true` on all but the last; the device applies them together.
+ * pages has `more: true` on all but the last; the device applies them together. Each page's
+ * `fromVersion` is the `version` of the page or delta sent before it on this socket (or the
+ * cursor the device gave), so a device applies a delta only when it starts at or before its own
+ * version, and asks again (`pull`) otherwise.
  */
 export const DeltaSchema = z.object({
   v: V,
@@ -201,6 +211,26 @@ export const SyncErrorSchema = z.object({
 
 export const PongSchema = z.object({ v: V, type: z.literal('pong') })
 
+/** One table's digest: how many rows the reader may hold, and the sum of their row hashes. */
+export const TableDigestSchema = z.object({
+  table: z.string(),
+  rows: z.number().int().nonnegative(),
+  /** The sum of every row's 64-bit hash, modulo 2^64, in hexadecimal. */
+  hash: z.string(),
+})
+
+/**
+ * The answer to `check`: a digest per table of the rows the device may read, at `version`, the
+ * version every delta sent before this message leads to. Null when the household moved while it
+ * was read: the device compares another time. Tables with no rows may be left out.
+ */
+export const DigestSchema = z.object({
+  v: V,
+  type: z.literal('digest'),
+  version: Version.nullable(),
+  tables: z.array(TableDigestSchema),
+})
+
 export const ServerMessageSchema = z.discriminatedUnion('type', [
   WelcomeSchema,
   SnapshotSchema,
@@ -210,6 +240,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   SyncErrorSchema,
   PongSchema,
   PresenceSchema,
+  DigestSchema,
 ])
 export type ServerMessage = z.output<typeof ServerMessageSchema>
 

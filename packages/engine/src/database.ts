@@ -1,4 +1,6 @@
+import type { ActivityTables } from './activity/tables.ts'
 import type { AssistantTables } from './assistant/tables.ts'
+import type { BankTables } from './banks/tables.ts'
 import type { BudgetTables } from './budgets/tables.ts'
 import type { CatalogTables } from './catalog/tables.ts'
 import type { ChangeLogTable } from './changes/tables.ts'
@@ -21,10 +23,11 @@ import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
 import type { RecurrenceTables } from './recurrences/tables.ts'
 import type { RuleTables } from './rules/tables.ts'
+import type { SignInTables } from './sign-in/tables.ts'
 import type { WebhookTables } from './webhooks/tables.ts'
 
 /** Identity, sync bookkeeping and server plumbing. */
-interface FoundationTables {
+export interface FoundationTables {
   users: UsersTable
   households: HouseholdsTable
   memberships: MembershipsTable
@@ -49,5 +52,8 @@ export type Database = FoundationTables &
   AssistantTables &
   ImportTables &
   WebhookTables &
+  BankTables &
   NotificationTables &
-  NoteTables
+  NoteTables &
+  ActivityTables &
+  SignInTables

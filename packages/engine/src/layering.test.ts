@@ -23,7 +23,10 @@ const PLATFORM = new Set([
  * identity, budgets, rules, recurrences, …) plugs in through the hooks wired in `hooks.ts`.
  */
 const FOUNDATIONS: Record<string, readonly string[]> = {
-  identity: [],
+  // Sign-in is identity's credentials (passwords, sessions, links) in a folder of its own: the
+  // two are one layer, and may use each other; nothing above them may be used by either.
+  identity: ['sign-in'],
+  'sign-in': ['identity'],
   ledger: ['identity', 'catalog'],
 }
 

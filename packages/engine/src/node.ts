@@ -6,6 +6,14 @@ import { openPostgresStore } from './store/postgres-store.ts'
 import type { Store } from './store/store.ts'
 
 export { BackupError, type BackupHeader, restoreBackup, writeBackup } from './store/backup.ts'
+export {
+  clientConfigFor,
+  isStoreUnavailable,
+  parseClusterUrl,
+  readClusterUrl,
+  StoreUnavailableError,
+  urlFor,
+} from './store/cluster-url.ts'
 export { DataDirLockedError, lockDataDir } from './store/data-dir-lock.ts'
 export { DURABLE_START_PARAMS, durableStorage, syncTree } from './store/durable-node-fs.ts'
 export { openPostgresStore, redact } from './store/postgres-store.ts'

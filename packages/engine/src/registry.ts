@@ -1,4 +1,6 @@
+import { activityOperations } from './activity/operations.ts'
 import { assistantOperations } from './assistant/operations.ts'
+import { bankOperations } from './banks/operations.ts'
 import { budgetOperations } from './budgets/operations.ts'
 import { catalogOperations } from './catalog/operations.ts'
 import { forecastOperations } from './forecasts/operations.ts'
@@ -14,6 +16,7 @@ import { payeeOperations } from './payees/operations.ts'
 import { recurrenceOperations } from './recurrences/operations.ts'
 import { reportOperations } from './reports/operations.ts'
 import { ruleOperations } from './rules/operations.ts'
+import { signInOperations } from './sign-in/operations.ts'
 import { webhookOperations } from './webhooks/operations.ts'
 
 /**
@@ -23,6 +26,7 @@ import { webhookOperations } from './webhooks/operations.ts'
  */
 export const operations = createRegistry(
   identityOperations(engineHooks),
+  signInOperations,
   catalogOperations,
   ledgerOperations(engineHooks),
   budgetOperations,
@@ -34,9 +38,11 @@ export const operations = createRegistry(
   // The assistant reads the registry itself (tools, confirmed actions), once it is built.
   assistantOperations(() => joined),
   importOperations(engineHooks),
+  bankOperations(engineHooks),
   webhookOperations,
   notificationOperations,
   reportOperations,
+  activityOperations,
 )
 const joined: ReadonlyMap<string, Operation> = operations.byName
 

@@ -30,6 +30,33 @@ export function centsToInput(cents: string | bigint): string {
   return `${value < 0n ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`
 }
 
+/**
+ * A date (YYYY-MM-DD) as this device writes dates, the way the browser's date field shows it
+ * ("11/27/2026" in en-US, "27.11.2026" in de-DE), so the entry form and the rows agree. The
+ * household has no locale of its own; the device's is the one its date fields use.
+ */
+export function formatDate(date: string, locale?: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
+  return dateFormat(locale).format(Date.UTC(y, m - 1, d))
+}
+
+// One formatter a locale: making one costs far more than formatting, and the register's window
+// formats its rows' dates as they scroll into it.
+const dateFormats = new Map<string | undefined, Intl.DateTimeFormat>()
+function dateFormat(locale: string | undefined): Intl.DateTimeFormat {
+  let format = dateFormats.get(locale)
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      timeZone: 'UTC',
+    })
+    dateFormats.set(locale, format)
+  }
+  return format
+}
+
 /** Today's date on this device, YYYY-MM-DD. */
 export function today(): string {
   const d = new Date()
@@ -58,8 +85,18 @@ export function monthName(month: string): string {
   })
 }
 
-/** A refusal's words for a person. */
+/**
+ * A refusal's words for a person: its message, and for invalid input (`VALIDATION_FAILED`) what
+ * is wrong with each field ("annualRatePercent: Must be a percentage such as "6.5".").
+ */
 export function errorMessage(error: unknown): string {
-  if (error && typeof error === 'object' && 'message' in error) return String((error as Error).message)
-  return String(error)
+  if (!error || typeof error !== 'object' || !('message' in error)) return String(error)
+  const message = String((error as Error).message)
+  const fields = (error as { errors?: unknown }).errors
+  const named = Array.isArray(fields)
+    ? fields.flatMap((f: { path?: unknown; message?: unknown }) =>
+        typeof f?.message === 'string' ? [f.path ? `${String(f.path)}: ${f.message}` : f.message] : [],
+      )
+    : []
+  return named.length > 0 ? `${message} ${named.join(' ')}` : message
 }

@@ -21,10 +21,14 @@ export type QueryResult<K extends QueryName> =
       : never
     : never
 
-/** What a live query answered last, or its refusal; `undefined` until the first answer. */
+/**
+ * What a live query answered last, or its refusal, whole: `data` undefined until the first answer,
+ * `pending` while neither has come. Screens show `error` and `pending` through `ReadGuard`.
+ */
 export interface Watched<T> {
   data: T | undefined
   error: unknown
+  pending: boolean
 }
 
 /**
@@ -39,6 +43,9 @@ export function useWatch<K extends QueryName>(
   args: QueryArgs<K> | null,
 ): Watched<QueryResult<K>> {
   const key = args === null ? null : JSON.stringify(args)
+  // A replica that learns its key's scopes or gets its first rows answers again: a table the key
+  // may not read gets no rows, so no change would re-run a query that read it while unknown.
+  const known = useReplicaKnown(hearth)
   const [state, setState] = useState<{ key: string | null; data: unknown; error: unknown }>(() => ({
     key,
     data: args === null ? undefined : recall(name, args),
@@ -69,17 +76,42 @@ export function useWatch<K extends QueryName>(
       live = false
       stop()
     }
-  }, [hearth, name, key])
-  if (state.key === key) return { data: state.data as QueryResult<K>, error: state.error }
+  }, [hearth, name, key, known])
+  if (state.key === key) {
+    const data = state.data as QueryResult<K> | undefined
+    return { data, error: state.error, pending: data === undefined && state.error === undefined }
+  }
   // A result for other arguments is stale: show nothing rather than the wrong account's rows,
   // or what was kept for these arguments.
   const kept = args === null ? undefined : recall<QueryResult<K>>(name, args)
-  return { data: kept, error: undefined }
+  return { data: kept, error: undefined, pending: kept === undefined }
 }
 
-/** The sync status, live. */
+/** What the replica knows of itself, as a string that changes when its scopes or first rows arrive. */
+function useReplicaKnown(hearth: Hearth | null): string {
+  const read = () =>
+    hearth ? `${hearth.sync.status.version !== null}|${hearth.sync.status.missingScopes.join()}` : ''
+  const [known, setKnown] = useState(read)
+  useEffect(() => {
+    if (!hearth) return
+    setKnown(read())
+    return hearth.on('status', () => setKnown(read()))
+  }, [hearth])
+  return known
+}
+
+/** The sync status, live, including each reconnect attempt (which `status` alone does not report). */
 export function useSyncStatus(hearth: Hearth): SyncStatus {
   const [status, setStatus] = useState(hearth.sync.status)
-  useEffect(() => hearth.on('status', (s) => setStatus({ ...s })), [hearth])
+  useEffect(() => {
+    setStatus({ ...hearth.sync.status })
+    const stops = [
+      hearth.on('status', (s) => setStatus({ ...s })),
+      hearth.on('reconnecting', () => setStatus({ ...hearth.sync.status })),
+    ]
+    return () => {
+      for (const stop of stops) stop()
+    }
+  }, [hearth])
   return status
 }

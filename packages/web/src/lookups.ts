@@ -2,22 +2,38 @@ import type { Hearth } from '@hearth/client'
 import { useMemo } from 'preact/hooks'
 import { useWatch } from './hooks.ts'
 
-/** Names by id for the register and the rules: payees, categories by group, tags, accounts. */
+/** How a deleted payee or category is named on rows that still point to it. */
+function named(row: { name: string; deletedAt?: string | null }): string {
+  return row.deletedAt ? `${row.name} (deleted)` : row.name
+}
+
+/**
+ * Names by id for the register and the rules: payees, categories by group, tags, accounts. Rows
+ * keep the id of a payee or category deleted since, so names include deleted ones (marked as
+ * such); the lists to choose from hold live ones only.
+ */
 export function useLookups(hearth: Hearth) {
-  const payees = useWatch(hearth, 'payees.list', {}).data
-  const categories = useWatch(hearth, 'categories.list', {}).data
-  const groups = useWatch(hearth, 'categoryGroups.list', {}).data
-  const tags = useWatch(hearth, 'tags.list', {}).data
-  const accounts = useWatch(hearth, 'accounts.list', {}).data
-  return useMemo(() => {
-    const payeeList = payees?.items ?? []
-    const categoryList = categories?.items ?? []
+  const payeesRead = useWatch(hearth, 'payees.list', { include: 'deleted' })
+  const categoriesRead = useWatch(hearth, 'categories.list', { include: 'deleted' })
+  const groupsRead = useWatch(hearth, 'categoryGroups.list', {})
+  const tagsRead = useWatch(hearth, 'tags.list', {})
+  const accountsRead = useWatch(hearth, 'accounts.list', {})
+  const payees = payeesRead.data
+  const categories = categoriesRead.data
+  const groups = groupsRead.data
+  const tags = tagsRead.data
+  const accounts = accountsRead.data
+  const lookups = useMemo(() => {
+    const allPayees = payees?.items ?? []
+    const allCategories = categories?.items ?? []
+    const payeeList = allPayees.filter((p) => !p.deletedAt)
+    const categoryList = allCategories.filter((c) => !c.deletedAt)
     const groupList = groups?.items ?? []
     return {
       ready: !!(payees && categories && groups && tags && accounts),
       payees: payeeList,
-      payeeName: new Map(payeeList.map((p) => [p.id, p.name])),
-      categoryName: new Map(categoryList.map((c) => [c.id, c.name])),
+      payeeName: new Map(allPayees.map((p) => [p.id, named(p)])),
+      categoryName: new Map(allCategories.map((c) => [c.id, named(c)])),
       /** Visible categories under their groups, in the budget's order. */
       categoryGroups: groupList
         .filter((g) => !g.hidden)
@@ -32,6 +48,15 @@ export function useLookups(hearth: Hearth) {
       account: new Map((accounts?.items ?? []).map((a) => [a.id, a])),
     }
   }, [payees, categories, groups, tags, accounts])
+  // The reads whole, for ReadGuard: a screen built on names cannot show rows without them.
+  const reads = {
+    payees: payeesRead,
+    categories: categoriesRead,
+    groups: groupsRead,
+    tags: tagsRead,
+    accounts: accountsRead,
+  }
+  return { ...lookups, reads }
 }
 
 export type Lookups = ReturnType<typeof useLookups>

@@ -4,6 +4,7 @@ import {
   callerToday,
   EngineError,
   finishTurn,
+  householdNames,
   type MessagePart,
   newUlid,
   operations,
@@ -152,6 +153,13 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
               },
               read: (operation, args) =>
                 runQuery(store.db, operations.byName.get(operation) as never, args, ctx),
+              names: () =>
+                householdNames(store.db, ctx.householdId, {
+                  categories: ctx.scopes.includes('read:categories'),
+                  payees: ctx.scopes.includes('read:payees'),
+                  accounts: ctx.scopes.includes('read:accounts'),
+                  tags: ctx.scopes.includes('read:tags'),
+                }),
               runTool: async (name, args) => {
                 // Consent is read again before every tool: withdrawing it stops a turn under way.
                 await requireAiConsent(store.db, ctx.householdId, ctx.userId)
@@ -210,16 +218,13 @@ export function assistantStreamRoutes({ store, provider, caps }: AssistantRouteO
         c.var.logger.error({ err: error }, 'chat turn bookkeeping failed')
         writer.close()
       })
-      return new Response(stream, {
-        status: 201,
-        headers: {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          'x-accel-buffering': 'no',
-          // Said up front, so the Node adapter writes the headers and each event as it comes
-          // rather than first waiting a timer's turn for more of the body to size it.
-          'transfer-encoding': 'chunked',
-        },
+      return c.body(stream, 201, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        'x-accel-buffering': 'no',
+        // Said up front, so the Node adapter writes the headers and each event as it comes
+        // rather than first waiting a timer's turn for more of the body to size it.
+        'transfer-encoding': 'chunked',
       })
     })
 }

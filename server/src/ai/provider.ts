@@ -1,4 +1,4 @@
-import type { AssistantTool } from '@hearth/engine'
+import type { AssistantTool, HouseholdName } from '@hearth/engine'
 
 /** What running one tool gave: its result, or a refusal the model can read and correct. */
 export type ToolOutcome =
@@ -18,6 +18,8 @@ export interface ChatRequest {
   reportToolError(name: string, args: unknown, message: string): Promise<void>
   /** Runs a read quietly (no stream event), for looking names up. */
   read(operation: string, args: unknown): Promise<unknown>
+  /** The household's names the member's key may read (categories, payees and their aliases, accounts, tags). */
+  names(): Promise<HouseholdName[]>
   /** The caller's local day, YYYY-MM-DD, for relative dates. */
   today: string
   /** The household's base currency, for figures. */

@@ -16,6 +16,7 @@ import {
 } from '@hearth/engine'
 import { BackupError, DataDirLockedError, openStore, restoreBackup, writeBackup } from '@hearth/engine/node'
 import { mintApiKey } from '../auth/api-key-token.ts'
+import { mintLinkCode } from '../auth/session-token.ts'
 import { loadConfig } from '../config.ts'
 import { forwardToServer } from './control-socket.ts'
 
@@ -28,6 +29,8 @@ Commands:
   key create --user <userId> --name <name> [--scopes all|scope,scope,...]
   key list --user <userId>
   key revoke --user <userId> --id <keyId>
+  user reset-password --user <userId>   a one-time link (24 h) where the user sets a new password
+  user sessions --user <userId> [--revoke-all]   list the user's sessions and devices, or sign them out everywhere
   household list
   owner recover [--household <id>] [--name <key name>]
   backup --out <file>            a consistent snapshot of the store, synced to <file>
@@ -56,13 +59,14 @@ const OPTIONS = {
   id: { type: 'string' },
   out: { type: 'string' },
   from: { type: 'string' },
+  'revoke-all': { type: 'boolean' },
 } as const
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values']
 
 /** Every command acts as the named user, with all scopes: the CLI is the operator's tool. */
 function actingAs(userId: string): ActorContext {
-  return { userId, scopes: [...SCOPES], now: new Date() }
+  return { userId, scopes: [...SCOPES], now: new Date(), via: { kind: 'cli' } }
 }
 
 /** A path option, from the folder the command was typed in (the server's own may differ). */
@@ -80,7 +84,12 @@ class UsageError extends Error {}
 
 const COMMANDS: Record<
   string,
-  (store: Store, values: Values, cwd: string) => Promise<{ text: string; json: unknown }>
+  (
+    store: Store,
+    values: Values,
+    cwd: string,
+    env: NodeJS.ProcessEnv,
+  ) => Promise<{ text: string; json: unknown }>
 > = {
   async 'user create'(store, v) {
     const id = newUlid()
@@ -206,6 +215,46 @@ const COMMANDS: Record<
     )
     return { text: `Revoked key ${result.id}.`, json: result }
   },
+  async 'user reset-password'(store, v, _cwd, env) {
+    const userId = required(v, 'user')
+    await assertUser(store, userId)
+    const code = mintLinkCode()
+    const { result } = await runMutation(
+      store.db,
+      operations.signInLinks.issue,
+      {
+        id: newUlid(),
+        purpose: 'reset',
+        codeHash: code.hash,
+        expiresAt: new Date(Date.now() + 24 * 3_600_000).toISOString(),
+      },
+      actingAs(userId),
+    )
+    const config = loadConfig(env)
+    const origin = config.sessions.publicUrl ?? `http://${config.host}:${config.port}`
+    const url = `${origin}/app/setup?code=${encodeURIComponent(code.token)}`
+    return {
+      text: `Reset link for ${userId} (works once, until ${result.expiresAt}):\n${url}`,
+      json: { ...result, url, code: code.token },
+    }
+  },
+  async 'user sessions'(store, v) {
+    const actor = actingAs(required(v, 'user'))
+    if (v['revoke-all']) {
+      const { result } = await runMutation(store.db, operations.sessions.revokeAll, {}, actor)
+      return { text: `Signed out ${result.revoked} session(s).`, json: result }
+    }
+    const items = await runQuery(store.db, operations.sessions.list, {}, actor)
+    const text = items.length
+      ? items
+          .map(
+            (s) =>
+              `${s.id}  ${s.kind.padEnd(7)}  ${s.lastUsedAt ?? s.createdAt}  ${s.clientAddress ?? '-'}  ${s.name}`,
+          )
+          .join('\n')
+      : 'No sessions.'
+    return { text, json: { items } }
+  },
   async backup(store, v, cwd) {
     const out = pathOption(v, 'out', cwd)
     const header = await writeBackup(store, out)
@@ -303,7 +352,7 @@ export async function runCli(argv: string[], io: CliIo = PROCESS_IO): Promise<nu
   }
   try {
     await migrateToLatest(store.db)
-    const out = await command(store, values, cwd)
+    const out = await command(store, values, cwd, io.env)
     io.stdout(values.json ? `${JSON.stringify(out.json, null, 2)}\n` : `${out.text}\n`)
     return 0
   } catch (error) {

@@ -1,6 +1,7 @@
 import { ProblemSchema } from '@hearth/contracts'
 import type { Store } from '@hearth/engine'
 import { type OpenAPIHono, z } from '@hono/zod-openapi'
+import { CostLimiter, costedHandler } from './cost-limits.ts'
 import type { AppEnv } from './env.ts'
 import {
   argName,
@@ -10,6 +11,7 @@ import {
   paramsOf,
   shapeOf,
 } from './operation-route.ts'
+import { type AnswerSeal, answerSeal } from './sealed-answers.ts'
 
 const problemContent = { 'application/problem+json': { schema: ProblemSchema } }
 
@@ -33,7 +35,9 @@ const IdempotencyKeyHeader = z
     description:
       'Makes a retry safe: the first answer is stored with the write, in its transaction, and replayed for 24 hours ' +
       'to a request with the same key, method, path and body (`Idempotent-Replayed: true`). Another request under ' +
-      'the same key answers 422 `IDEMPOTENCY_KEY_REUSED`.',
+      'the same key answers 422 `IDEMPOTENCY_KEY_REUSED`. A secret the answer shows once (a new key, a code, a ' +
+      'webhook secret) is kept sealed, never in clear; docs/security.md says when a replay cannot show it (410 ' +
+      '`SECRET_NOT_REPLAYABLE`).',
   })
 
 const IfMatchHeader = z
@@ -50,18 +54,27 @@ function clientId(schema: z.ZodType): z.ZodType {
   return schema.optional().meta({ description: 'Your own ULID for the new row; one is made if omitted.' })
 }
 
-/** Registers bound operations on the app: each route's handler and its OpenAPI entry. */
+/**
+ * Registers bound operations on the app: each route's handler and its OpenAPI entry. `seal` keeps
+ * the secrets of stored idempotent answers; a key of this process only when omitted.
+ */
 export function mountOperationRoutes(
   app: OpenAPIHono<AppEnv>,
   store: Store,
   routes: readonly OperationRoute[],
+  seal: AnswerSeal = answerSeal(undefined),
+  costs: CostLimiter = new CostLimiter(),
 ) {
   // A write with a read at its path honours If-Match against that read's ETag.
   const reads = new Map(routes.filter((r) => r.spec.method === 'get').map((r) => [r.spec.path, r]))
   for (const route of routes) {
     const read = route.spec.method === 'get' ? undefined : reads.get(route.spec.path)
     app.openAPIRegistry.registerPath(openApiEntry(route, read !== undefined) as never)
-    app.on(route.spec.method.toUpperCase(), honoPath(route.spec.path), operationHandler(store, route, read))
+    app.on(
+      route.spec.method.toUpperCase(),
+      honoPath(route.spec.path),
+      costedHandler(costs, route.operation, (s) => operationHandler(s, route, read, seal), store),
+    )
   }
 }
 
@@ -171,7 +184,13 @@ function errorResponses(
     409: [...(spec.errors?.[409] ?? [])],
     415: write ? ['UNSUPPORTED_MEDIA_TYPE'] : [],
     422: [...(write ? ['IDEMPOTENCY_KEY_REUSED'] : []), ...(spec.errors?.[422] ?? [])],
-    429: [...(spec.errors?.[429] ?? [])],
+    // An operation that may be expensive runs under the cost limits (cost-limits.ts).
+    429: [
+      ...(operation.level === 'household' && operation.cost !== 'cheap' && operation.cost !== 'read-heavy'
+        ? ['TOO_MANY_EXPENSIVE_REQUESTS']
+        : []),
+      ...(spec.errors?.[429] ?? []),
+    ],
   }
   return Object.fromEntries(
     Object.entries(codes)

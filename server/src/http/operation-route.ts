@@ -20,10 +20,12 @@ import {
   storeIdempotentRefusal,
 } from '@hearth/engine'
 import type { Context } from 'hono'
+import type { StatusCode } from 'hono/utils/http-status'
 import type { Transaction } from 'kysely'
 import { type AppEnv, actorContext, householdContext } from './env.ts'
 import { engineProblem, problem } from './problem.ts'
 import { RESERVED_PATH_WORDS } from './reserved-path-words.ts'
+import type { AnswerSeal } from './sealed-answers.ts'
 
 /** What a request brought, before it becomes an operation's arguments. */
 export interface RouteInput {
@@ -32,6 +34,8 @@ export interface RouteInput {
   query: Record<string, string | string[]>
   /** The parsed JSON body; `{}` when a write sends none and its body is optional. */
   body: unknown
+  /** The household the path names, for a household operation; its membership is checked already. */
+  householdId?: string
 }
 
 /** How one route binds an operation: method, path, status and what the contract adds. */
@@ -72,6 +76,11 @@ export interface OperationRouteSpec {
   prepare?(input: RouteInput): Prepared | Promise<Prepared>
   /** Shapes the success body from the operation's result. */
   present?(result: unknown): unknown
+  /**
+   * The success body's field that holds a secret shown once (a new key, a code, a signing
+   * secret): the answer kept for an Idempotency-Key replay holds it sealed, never in clear.
+   */
+  secretField?: string
   /**
    * The household operation makes the household its `id` argument names (`households.create`):
    * its path names none, and it runs in the new household with the caller as its owner.
@@ -146,7 +155,16 @@ export function hasBody(spec: OperationRouteSpec): boolean {
  * body is parsed, runs it, and answers with its status. A write runs with its Idempotency-Key
  * claim and stored answer in the one transaction of the write itself.
  */
-export function operationHandler(store: Store, { operation, spec }: OperationRoute, read?: OperationRoute) {
+export function operationHandler(
+  store: Store,
+  { operation, spec }: OperationRoute,
+  read: OperationRoute | undefined,
+  seal: AnswerSeal,
+) {
+  const secretField = spec.secretField
+  // Only a success carries the secret; a stored refusal is kept as it was sent.
+  const sealed = (a: StoredAnswer): StoredAnswer =>
+    secretField && a.body !== null && a.status < 300 ? { ...a, body: seal.seal(a.body, secretField) } : a
   const pathParams = paramsOf(spec.path).filter((p) => p !== 'householdId')
   return async function operationHandler(c: Context<AppEnv>): Promise<Response> {
     const params: Record<string, string> = {}
@@ -173,7 +191,12 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
     const claim = idempotencyClaim(c, rawBody)
     if (claim instanceof Response) return claim
     const body = form ?? parseBody(c, spec, rawBody)
-    const input: RouteInput = { params, query: queryOf(c, operation), body }
+    const input: RouteInput = {
+      params,
+      query: queryOf(c, operation),
+      body,
+      ...(inHousehold && { householdId: (actor as { householdId: string }).householdId }),
+    }
     const prepared = (await spec.prepare?.(input)) ?? { args: mergeInput(spec, pathParams, input) }
     const present = prepared.present ?? spec.present ?? ((r: unknown) => r)
     const ctx = spec.createsHousehold
@@ -186,7 +209,7 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
 
     if (operation.kind === 'query') {
       const read = answer(await runQuery(store.db, operation, prepared.args, ctx))
-      return respond(read, false, spec.method === 'get' ? entityTag(read.body) : undefined)
+      return respond(c, read, false, spec.method === 'get' ? entityTag(read.body) : undefined)
     }
     const ifMatch = read && spec.method !== 'post' ? c.req.header('if-match') : undefined
     try {
@@ -201,11 +224,16 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
           await checkIfMatch(tx, read!, { ...input, query: {}, body: {} }, ctx, ifMatch)
         const { result } = await applyMutation(tx, operation, args, ctx)
         const stored = answer(result)
-        if (claim) await storeIdempotentAnswer(tx, claim, stored)
+        if (claim) await storeIdempotentAnswer(tx, claim, sealed(stored))
         return { kind: 'answer' as const, ...stored }
       })
       if (outcome.kind === 'mismatch') return keyReused(c)
-      return respond(outcome, outcome.kind === 'replay')
+      if (outcome.kind === 'replay' && secretField && outcome.body !== null && outcome.status < 300) {
+        const body = seal.open(outcome.body, secretField)
+        if (body === null) return secretGone(c, seal.withoutSecret(outcome.body, secretField), secretField)
+        return respond(c, { ...outcome, body }, true)
+      }
+      return respond(c, outcome, outcome.kind === 'replay')
     } catch (error) {
       if (!(error instanceof EngineError) || !claim || error.status >= 500) throw error
       // A refusal is an answer too: a retry with the same key gets it again rather than a rerun.
@@ -220,12 +248,13 @@ export function operationHandler(store: Store, { operation, spec }: OperationRou
   }
 }
 
-function respond(answer: StoredAnswer, replayed = false, etag?: string): Response {
+/** An answer made through the context, so the headers set before the route (request id, rate limits) are on it. */
+function respond(c: Context, answer: StoredAnswer, replayed = false, etag?: string): Response {
   const headers: Record<string, string> = {}
   if (answer.contentType) headers['content-type'] = answer.contentType
   if (replayed) headers['idempotent-replayed'] = 'true'
   if (etag) headers.etag = etag
-  return new Response(answer.body, { status: answer.status, headers })
+  return c.newResponse(answer.body, answer.status as StatusCode, headers)
 }
 
 /** A strong entity tag of a read's body: the same representation, the same tag, on any instance. */
@@ -271,6 +300,20 @@ async function checkIfMatch(
       { extra: { etag: current } },
     )
   }
+}
+
+/**
+ * A replay whose secret was sealed under a key this server no longer has (a restart without
+ * `HEARTH_WEBHOOK_SECRET_KEY`, another instance): the write happened, the secret is gone.
+ */
+function secretGone(c: Context<AppEnv>, resource: Record<string, unknown>, field: string): Response {
+  return problem(c, 410, 'SECRET_NOT_REPLAYABLE', {
+    detail:
+      `This request succeeded earlier, but its \`${field}\` was sealed under a key this server no longer ` +
+      'holds, so it cannot be shown again. `resource` is what was made: revoke it (or rotate its secret) ' +
+      'and make another. Set HEARTH_WEBHOOK_SECRET_KEY for replays that outlast a restart.',
+    resource,
+  })
 }
 
 function keyReused(c: Context<AppEnv>): Response {

@@ -1,5 +1,6 @@
 import { EngineError, type FieldError } from '@hearth/engine'
 import type { Context } from 'hono'
+import type { StatusCode } from 'hono/utils/http-status'
 
 /** The problem-type URI base; each code has an anchor in docs/errors.md. */
 const TYPE_BASE = 'https://hearth.dev/problems/'
@@ -17,6 +18,7 @@ const TITLES: Record<number, string> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 }
 
@@ -40,9 +42,10 @@ export function problem(c: Context, status: number, code: string, init: ProblemI
     instance: c.req.path,
     requestId: c.get('requestId' as never) as string | undefined,
   }
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/problem+json', ...headers },
+  // Through the context, so the headers set before the route (request id, rate limits) are on it.
+  return c.newResponse(JSON.stringify(body), status as StatusCode, {
+    'content-type': 'application/problem+json',
+    ...headers,
   })
 }
 

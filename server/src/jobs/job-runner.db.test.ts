@@ -143,7 +143,9 @@ describe('job runner', () => {
     await expect(runnerOf([job, job])).rejects.toThrow('Two jobs are named test.twice')
   })
 
-  it('runs each of the server’s own jobs on the store', async () => {
+  // Each job works over the worker's whole shared store, which holds every household the
+  // worker's other test files made: seconds alone, a minute or more late in a full run.
+  it('runs each of the server’s own jobs on the store', { timeout: 180_000 }, async () => {
     const store = await sharedStore()
     const { logger, lines } = capturedLogs()
     const runner = new JobRunner({ store, logger, jobs: serverJobs(store) })

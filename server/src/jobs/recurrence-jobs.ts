@@ -15,8 +15,15 @@ import type { Job } from './job.ts'
 const MINUTE = 60_000
 
 /** The system actor acting in one household, as a household mutator needs it. */
-function inHousehold(actor: SystemContext, householdId: string): HouseholdContext {
-  return { userId: 'system', role: 'owner', householdId, scopes: SCOPES, now: actor.now }
+function inHousehold(actor: SystemContext, householdId: string, job: string): HouseholdContext {
+  return {
+    userId: 'system',
+    role: 'owner',
+    householdId,
+    scopes: SCOPES,
+    now: actor.now,
+    via: { kind: 'job', job },
+  }
 }
 
 /**
@@ -37,7 +44,7 @@ export async function materializeRecurrences(
         store.db,
         operations.recurrences.materializeDue,
         {},
-        inHousehold(actor, householdId),
+        inHousehold(actor, householdId, 'recurrences.materialize'),
       )
       booked += result.booked
     } catch (error) {
@@ -65,7 +72,7 @@ export async function announcePriceChanges(
       store.db,
       operations.recurrences.announcePriceChanges,
       {},
-      inHousehold(actor, household_id),
+      inHousehold(actor, household_id, 'recurrences.announcePriceChanges'),
     )
     announced += result.announced
   }
@@ -98,7 +105,7 @@ export async function announceBillsDueSoon(
         store.db,
         operations.recurrences.announceBillsDueSoon,
         {},
-        inHousehold(actor, household_id),
+        inHousehold(actor, household_id, 'recurrences.announceBillsDueSoon'),
       )
       announced += result.announced
     } catch (error) {
@@ -129,7 +136,7 @@ export async function announceLowBalances(
         store.db,
         operations.recurrences.announceLowBalances,
         {},
-        inHousehold(actor, householdId),
+        inHousehold(actor, householdId, 'recurrences.announceLowBalances'),
       )
       announced += result.announced
     } catch (error) {

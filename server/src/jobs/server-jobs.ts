@@ -1,6 +1,9 @@
 import { generateAllInsights, maintainStore, purgeIdempotencyKeys, type Store } from '@hearth/engine'
 import { trimChangeLog, trimRejections } from '@hearth/engine/sync'
+import type { BankSyncSettings } from '../banks/bank-sync.ts'
+import { activityTrimJob } from './activity-jobs.ts'
 import { type BackupSchedule, backupJob } from './backup-job.ts'
+import { bankSyncJob } from './bank-jobs.ts'
 import type { Job } from './job.ts'
 import { recurrenceJobs } from './recurrence-jobs.ts'
 
@@ -11,8 +14,12 @@ const DAY = 86_400_000
 export interface ServerJobsOptions {
   /** Days of change log kept for devices to catch up from (`HEARTH_SYNC_LOG_WINDOW_DAYS`); 30. */
   logWindowDays?: number
+  /** Days of household activity kept (`HEARTH_ACTIVITY_RETENTION_DAYS`); 730. */
+  activityRetentionDays?: number
   /** Scheduled backups (`HEARTH_BACKUP_DIR`); none when absent. */
   backups?: BackupSchedule
+  /** Bank connections to sync; none when absent. */
+  banks?: BankSyncSettings
 }
 
 /**
@@ -48,8 +55,10 @@ export function serverJobs(store: Store, options: ServerJobsOptions = {}): Job[]
       },
     },
     ...recurrenceJobs(),
+    activityTrimJob(options.activityRetentionDays),
   ]
   if (options.backups) jobs.push(backupJob(options.backups))
+  if (options.banks) jobs.push(bankSyncJob(options.banks))
   if (store.kind === 'pglite') {
     jobs.push({
       name: 'store.maintain',

@@ -3,9 +3,9 @@ import * as decoding from 'lib0/decoding'
 import * as encoding from 'lib0/encoding'
 import type { Logger } from 'pino'
 import * as authProtocol from 'y-protocols/auth'
-import * as awarenessProtocol from 'y-protocols/awareness'
 import * as syncProtocol from 'y-protocols/sync'
 import * as Y from 'yjs'
+import { type AwarenessPeer, NoteAwareness } from './note-awareness.ts'
 import { MAX_NOTE_UPDATE_BYTES, NOTE_TEXT_NAME, noteProblem, textEdit } from './note-content.ts'
 import { appendNoteUpdate, compactNote, type NoteIdempotency, readNote } from './note-store.ts'
 import { type NoteKey, noteKeyText } from './targets.ts'
@@ -19,12 +19,9 @@ export const MESSAGE_AUTH = 2
 export const COMPACT_AFTER_UPDATES = 100
 
 /** One socket's side of a note: what the room needs of it. */
-export interface NotePeer {
-  send(message: Uint8Array): void
+export interface NotePeer extends AwarenessPeer {
   /** May this peer change the note (its key holds the target's write scope)? */
   readonly canWrite: boolean
-  /** Who the peer is, stamped on its awareness state as `user.id`. */
-  readonly userId: string
 }
 
 /** Why an update was not merged: told to the peer with the auth protocol's permission-denied. */
@@ -44,8 +41,9 @@ export class NoteRefusal extends Error {
  */
 export class NoteRoom {
   readonly doc = new Y.Doc({ gc: true })
-  readonly awareness = new awarenessProtocol.Awareness(this.doc)
-  readonly peers = new Map<NotePeer, Set<number>>()
+  /** Who has the note open (note-awareness.ts). */
+  readonly presence = new NoteAwareness(this.doc)
+  readonly peers = new Set<NotePeer>()
   /** Update seqs this room holds, so an announcement of its own write is not read again. */
   private readonly seen = new Set<number>()
   private compactedSeq = 0
@@ -60,21 +58,12 @@ export class NoteRoom {
     private readonly store: Store,
     private readonly logger: Logger,
   ) {
-    this.awareness.setLocalState(null)
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       const message = encoding.createEncoder()
       encoding.writeVarUint(message, MESSAGE_SYNC)
       syncProtocol.writeUpdate(message, update)
       const bytes = encoding.toUint8Array(message)
-      for (const peer of this.peers.keys()) if (peer !== origin) peer.send(bytes)
-    })
-    this.awareness.on('update', ({ added, updated, removed }: Record<string, number[]>) => {
-      const changed = [...added!, ...updated!, ...removed!]
-      const message = encoding.createEncoder()
-      encoding.writeVarUint(message, MESSAGE_AWARENESS)
-      encoding.writeVarUint8Array(message, awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed))
-      const bytes = encoding.toUint8Array(message)
-      for (const peer of this.peers.keys()) peer.send(bytes)
+      for (const peer of this.peers) if (peer !== origin) peer.send(bytes)
     })
   }
 
@@ -113,25 +102,18 @@ export class NoteRoom {
 
   /** A peer joins: it gets the room's state vector (sync step 1) and everyone's awareness. */
   join(peer: NotePeer): void {
-    this.peers.set(peer, new Set())
+    this.peers.add(peer)
     const step1 = encoding.createEncoder()
     encoding.writeVarUint(step1, MESSAGE_SYNC)
     syncProtocol.writeSyncStep1(step1, this.doc)
     peer.send(encoding.toUint8Array(step1))
-    const states = [...this.awareness.getStates().keys()]
-    if (states.length > 0) {
-      const aw = encoding.createEncoder()
-      encoding.writeVarUint(aw, MESSAGE_AWARENESS)
-      encoding.writeVarUint8Array(aw, awarenessProtocol.encodeAwarenessUpdate(this.awareness, states))
-      peer.send(encoding.toUint8Array(aw))
-    }
+    this.presence.join(peer)
   }
 
-  /** A peer left: its awareness states go. Answers whether the room is now empty. */
+  /** A peer left: its awareness state goes. Answers whether the room is now empty. */
   leave(peer: NotePeer): boolean {
-    const own = this.peers.get(peer)
     this.peers.delete(peer)
-    if (own && own.size > 0) awarenessProtocol.removeAwarenessStates(this.awareness, [...own], 'left')
+    this.presence.leave(peer)
     return this.peers.size === 0
   }
 
@@ -162,8 +144,8 @@ export class NoteRoom {
           peer.send(encoding.toUint8Array(denied))
         }
       }
-    } else if (type === MESSAGE_AWARENESS) {
-      this.awarenessFrom(peer, decoding.readVarUint8Array(decoder))
+    } else if (type === MESSAGE_AWARENESS && this.peers.has(peer)) {
+      this.presence.receive(peer, decoding.readVarUint8Array(decoder))
     }
   }
 
@@ -270,45 +252,6 @@ export class NoteRoom {
     }
   }
 
-  private awarenessFrom(peer: NotePeer, update: Uint8Array): void {
-    const own = this.peers.get(peer)
-    if (!own) return
-    // Each peer speaks only for the awareness clients it introduced, and its states carry who it
-    // is as the server knows it (user.id), so no one can pose as another member.
-    const decoder = decoding.createDecoder(update)
-    const count = decoding.readVarUint(decoder)
-    const out = encoding.createEncoder()
-    const entries: [number, number, string][] = []
-    for (let i = 0; i < count; i++) {
-      const clientId = decoding.readVarUint(decoder)
-      const clock = decoding.readVarUint(decoder)
-      const json = decoding.readVarString(decoder)
-      const holder = [...this.peers].find(([, ids]) => ids.has(clientId))?.[0]
-      if (holder && holder !== peer) continue
-      if (json.length > 2048) continue
-      let state: unknown = null
-      try {
-        state = JSON.parse(json)
-      } catch {
-        continue
-      }
-      if (state !== null && typeof state === 'object' && !Array.isArray(state)) {
-        const s = state as { user?: Record<string, unknown> }
-        state = { ...s, user: { ...(typeof s.user === 'object' ? s.user : {}), id: peer.userId } }
-      } else if (state !== null) continue
-      own.add(clientId)
-      entries.push([clientId, clock, JSON.stringify(state)])
-    }
-    if (entries.length === 0) return
-    encoding.writeVarUint(out, entries.length)
-    for (const [clientId, clock, json] of entries) {
-      encoding.writeVarUint(out, clientId)
-      encoding.writeVarUint(out, clock)
-      encoding.writeVarString(out, json)
-    }
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, encoding.toUint8Array(out), peer)
-  }
-
   serially<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work, work)
     this.chain = run.catch(() => {})
@@ -317,7 +260,7 @@ export class NoteRoom {
 
   close(): void {
     this.closed = true
-    this.awareness.destroy()
+    this.presence.close()
     this.doc.destroy()
   }
 }

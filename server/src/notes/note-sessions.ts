@@ -45,6 +45,12 @@ export function noteSocketToken(request: IncomingMessage, bearer: string | undef
   return key ? key.slice(KEY_PROTOCOL_PREFIX.length) : bearer
 }
 
+/** The display name of a member's profile. */
+async function profileName(store: Store, userId: string): Promise<string> {
+  const user = await store.db.selectFrom('users').select('name').where('id', '=', userId).executeTakeFirst()
+  return user?.name ?? ''
+}
+
 /** Close codes a note socket ends with; 44xx tell y-websocket not to reconnect. */
 const CLOSE = {
   UNAUTHENTICATED: 4401,
@@ -184,14 +190,8 @@ export class NoteHub {
 
   /** Authenticates a note socket, as REST and sync do, counting failures with theirs. */
   async authenticate(address: string, token: string | undefined) {
-    const wait = this.authFailures?.blocked(address, token)
-    if (wait) throw new EngineError(429, 'RATE_LIMITED', `Too many failed authentications; wait ${wait} s.`)
-    try {
-      return await authenticateToken(this.store, token)
-    } catch (error) {
-      if (error instanceof EngineError && error.status === 401) this.authFailures?.failed(address, token)
-      throw error
-    }
+    const verify = () => authenticateToken(this.store, token)
+    return this.authFailures ? this.authFailures.attempt(address, token, verify) : verify()
   }
 
   close(): void {
@@ -208,6 +208,7 @@ export class NoteSession implements GuardedSession, NotePeer {
   key: NoteKey | null = null
   room: NoteRoom | null = null
   userId = ''
+  userName = ''
   private scopes: readonly Scope[] = []
   private suspended = false
   private held: Uint8Array[] = []
@@ -239,6 +240,8 @@ export class NoteSession implements GuardedSession, NotePeer {
       throw new EngineError(404, 'NOT_FOUND', `The ${key.kind} ${key.id} was not found.`)
     }
     this.userId = caller.userId
+    // Others see the name of the member's profile, never one the socket claims (read once per socket).
+    this.userName = await profileName(this.hub.store, caller.userId)
     this.scopes = caller.scopes
     this.key = key
     this.holder = { keyId: caller.keyId, userId: caller.userId, householdId: key.householdId }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { EngineError, isStorableText, notFound, resolveMembership } from '@hearth/engine'
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { Context } from 'hono'
+import type { StatusCode } from 'hono/utils/http-status'
 import type { AppEnv } from '../http/env.ts'
 import { problem } from '../http/problem.ts'
 import { apiRoute, jsonBody, jsonResponse, z } from '../http/route.ts'
@@ -181,12 +182,9 @@ export function noteRoutes(hub: NoteHub) {
         })
       }
       if (decision?.kind === 'replay') {
-        return new Response(decision.body, {
-          status: decision.status,
-          headers: {
-            'content-type': decision.contentType ?? 'application/json',
-            'idempotent-replayed': 'true',
-          },
+        return c.newResponse(decision.body, decision.status as StatusCode, {
+          'content-type': decision.contentType ?? 'application/json',
+          'idempotent-replayed': 'true',
         })
       }
       return answer(c, key)

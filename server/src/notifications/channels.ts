@@ -1,4 +1,10 @@
-import { loadNotificationSend, type NotificationChannel, type OutboxItem, type Store } from '@hearth/engine'
+import {
+  forgetPushSubscription,
+  loadNotificationSend,
+  type NotificationChannel,
+  type OutboxItem,
+  type Store,
+} from '@hearth/engine'
 import nodemailer from 'nodemailer'
 import webpush from 'web-push'
 import { resolveTarget, type UrlGuardOptions } from '../webhooks/url-guard.ts'
@@ -52,15 +58,26 @@ export function notificationSender(store: Store, config: NotificationChannelConf
       for (const sub of send.pushSubscriptions) {
         // A push endpoint is a URL the server posts to: the webhook guard applies to it as well.
         await resolveTarget(sub.endpoint, guard)
-        await webpush.sendNotification(
-          { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
-          payload,
-          {
-            vapidDetails: config.vapid,
-            TTL: 86_400,
-            timeout: 10_000,
-          },
-        )
+        try {
+          await webpush.sendNotification(
+            { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+            payload,
+            {
+              vapidDetails: config.vapid,
+              TTL: 86_400,
+              timeout: 10_000,
+            },
+          )
+        } catch (error) {
+          // The push service says this browser unsubscribed or the subscription expired: it is
+          // forgotten, and the member's other browsers still get theirs. Anything else is retried.
+          if (
+            !(error instanceof webpush.WebPushError) ||
+            (error.statusCode !== 404 && error.statusCode !== 410)
+          )
+            throw error
+          await forgetPushSubscription(store.db, sub.id)
+        }
       }
     }
   }

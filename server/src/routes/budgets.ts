@@ -1,5 +1,6 @@
 import {
   BudgetAutoAssignSchema,
+  BudgetCategoryDeletionSchema,
   BudgetCategoryMonthSchema,
   BudgetCellSchema,
   BudgetHistorySchema,
@@ -75,6 +76,21 @@ export const budgetRoutes: OperationRoute[] = [
     response: BudgetMoveSchema,
     responseDescription: 'Both cells as they now stand.',
     notes: `Body: \`fromCategoryId\`, \`toCategoryId\`, \`amountCents\` (positive). Both assignments change in one transaction; each side gets a history entry (\`<historyId>:from\`, \`<historyId>:to\`). ${historyNote}`,
+    errors: {
+      400: ['BUDGET_MOVE_SAME_CATEGORY', 'BUDGET_INCOME_CATEGORY', 'BUDGET_AMOUNT_OUT_OF_RANGE'],
+      409: ['ID_ALREADY_EXISTS'],
+    },
+  }),
+  operationRoute(operations.budgets.deleteCategory, {
+    method: 'post',
+    path: `${category}/delete`,
+    status: 200,
+    tag,
+    params: categoryParams,
+    clientIds: ['historyId'],
+    response: BudgetCategoryDeletionSchema,
+    responseDescription: 'What moved, and where.',
+    notes: `Body: \`moveToCategoryId\`. Deletes the category and moves what it has available that month to the other category, in one transaction: money it holds goes to the other (a move, with a history entry on each side, \`<historyId>:from\` and \`<historyId>:to\`); overspending is covered by the other. The category is then deleted as \`DELETE H/categories/{categoryId}\` does. Needs \`write:categories\` and \`write:budgets\`. ${historyNote}`,
     errors: {
       400: ['BUDGET_MOVE_SAME_CATEGORY', 'BUDGET_INCOME_CATEGORY', 'BUDGET_AMOUNT_OUT_OF_RANGE'],
       409: ['ID_ALREADY_EXISTS'],

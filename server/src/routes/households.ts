@@ -135,8 +135,10 @@ export const householdRoutes = [
     responseDescription: 'The invitation, with its code.',
     notes:
       'The code is in `code`, shown once; the invitee redeems it at `POST /invitations/redeem`. Single use. ' +
-      'The scopes must be a subset of yours (403 `SCOPE_NOT_GRANTABLE`).',
+      'The scopes must be a subset of yours (403 `SCOPE_NOT_GRANTABLE`). Without `scopes`, `role` is a preset: ' +
+      '`owner` and `member` get every scope you hold, `viewer` (a member whose key only reads) the read scopes you hold.',
     errors: { 403: ['SCOPE_NOT_GRANTABLE'] },
+    secretField: 'code',
     prepare({ query, body }) {
       // The code is minted here; only its hash reaches the operation and the database.
       const minted = mintInvitationCode()

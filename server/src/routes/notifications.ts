@@ -36,7 +36,7 @@ export function notificationRoutes({ channels, vapidPublicKey }: AvailableChanne
       response: NotificationListSchema,
       responseDescription: 'One page of your notifications, newest first.',
       notes:
-        'Unread and undismissed only unless `includeRead=true` or `includeDismissed=true`; `limit` 1 to 100 (default 50, larger is capped).',
+        'Unread and undismissed only unless `includeRead=true` or `includeDismissed=true`; `limit` from 1 (default 50; above 100 it is read as 100).',
     }),
     operationRoute(operations.notificationFeed.markAllRead, {
       method: 'post',

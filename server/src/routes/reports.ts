@@ -49,7 +49,7 @@ export const reportRoutes: OperationRoute[] = [
     responseDescription: 'The report.',
     notes:
       'Query `fromDate`, `toDate` (YYYY-MM-DD, required, both included), `groupBy` (`category` default, `payee`, ' +
-      '`tag`, `none`), and optionally `categoryId`, `payeeId`, `tagId` to narrow. On-budget accounts; split rows by ' +
+      '`tag`, `none`), and optionally `categoryId`, `payeeId`, `tagId`, `accountId` to narrow. On-budget accounts; split rows by ' +
       'their parts; transfers and system rows left out; converted to the base currency. `toDate` before `fromDate` ' +
       'answers 400 `VALIDATION_FAILED`.',
   }),

@@ -65,6 +65,7 @@ export const userRoutes = [
     response: CreatedApiKeySchema,
     responseDescription: 'The new key, with its secret.',
     notes: "The scopes must be a subset of the calling key's. The secret is in `key`, shown once.",
+    secretField: 'key',
     prepare({ query, body }) {
       // The secret is minted here and only its hash reaches the operation and the database.
       const minted = mintApiKey()

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
 import { Hono } from 'hono'
 import type { AppEnv } from '../http/env.ts'
+import { appPageSecurity } from '../http/page-security.ts'
 import { problem } from '../http/problem.ts'
 
 /** Where `npm run build -w @hearth/web` writes the household app (`HEARTH_WEB_DIR` overrides it). */
@@ -17,6 +18,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.wasm': 'application/wasm',
   '.data': 'application/octet-stream',
+  '.tgz': 'application/gzip',
   '.txt': 'text/plain; charset=utf-8',
 }
 
@@ -42,6 +44,8 @@ export function webAppRoutes(dir = process.env.HEARTH_WEB_DIR ?? WEB_APP_DIR) {
       },
     })
   }
+  app.use('/app', appPageSecurity())
+  app.use('/app/*', appPageSecurity())
   app.get('/app', (c) => c.redirect('/app/', 308))
   app.get('/app/*', async (c) => {
     const index = join(root, 'index.html')

@@ -6,7 +6,7 @@ import {
   WebhookSubscriptionSchema,
   WebhookSubscriptionWithSecretSchema,
 } from '@hearth/contracts'
-import { newUlid, operations } from '@hearth/engine'
+import { newUlid, operations, parseArgs } from '@hearth/engine'
 import { z } from '@hono/zod-openapi'
 import { operationRoute, type RouteInput, unknownFields } from '../http/operation-route.ts'
 import { mintWebhookSecret, type SecretBox } from '../webhooks/secret-box.ts'
@@ -21,6 +21,8 @@ const URL_REFUSED = { 422: ['WEBHOOK_URL_REFUSED'] } as const
 export interface WebhookRouteOptions {
   box: SecretBox
   guard: UrlGuardOptions
+  /** Called as a secret is stored while `box` does not encrypt, so the server can warn. */
+  warnUnencrypted?: () => void
 }
 
 /** Body and query fields with the path's and the server's own refused rather than overwritten. */
@@ -31,14 +33,30 @@ function given(input: RouteInput, made: Record<string, unknown>): Record<string,
   return { ...fields, ...made }
 }
 
-/** Checks the URL where it resolves now (422 when it is refused); deliveries check it again. */
-async function checkUrl(url: unknown, guard: UrlGuardOptions): Promise<void> {
-  // A URL that is not even a string is the operation's schema's to refuse, with the field named.
-  if (typeof url === 'string' && URL.canParse(url)) await resolveTarget(url, guard)
+/**
+ * Checks the URL where it resolves now, once the rest of the arguments pass the operation's
+ * schema (a wrong field answers 400 naming it, whatever the URL): text that is no http(s) URL, or
+ * one the guard refuses, answers 422 `WEBHOOK_URL_REFUSED` (docs/errors.md); deliveries check it
+ * again.
+ */
+async function checkUrl(
+  args: Record<string, unknown>,
+  schema: z.ZodType,
+  guard: UrlGuardOptions,
+): Promise<void> {
+  if (typeof args.url !== 'string') return void parseArgs(schema, args)
+  // The other fields first, with a URL the schema takes in the url's place: the url itself is
+  // the guard's to judge, with 422 rather than the schema's 400.
+  parseArgs(schema, { ...args, url: 'https://hearth.invalid/' })
+  await resolveTarget(args.url, guard)
 }
 
 /** Webhook subscriptions, their delivery log, retries, tests and secret rotation. */
-export function webhookRoutes({ box, guard }: WebhookRouteOptions) {
+export function webhookRoutes({ box, guard, warnUnencrypted }: WebhookRouteOptions) {
+  const seal = (secret: string) => {
+    if (!box.encrypted) warnUnencrypted?.()
+    return box.seal(secret)
+  }
   return [
     operationRoute(operations.webhooks.list, {
       method: 'get',
@@ -61,10 +79,11 @@ export function webhookRoutes({ box, guard }: WebhookRouteOptions) {
         'The url must be http(s), carry no credentials, and resolve to a public address (422 `WEBHOOK_URL_REFUSED`). ' +
         '`eventTypes` are types of docs/events.md, or `"*"` for all. See docs/api/webhooks.md.',
       errors: URL_REFUSED,
+      secretField: 'secret',
       async prepare(input) {
         const secret = mintWebhookSecret()
-        const args = given(input, { id: newUlid(), secretSealed: box.seal(secret) })
-        await checkUrl(args.url, guard)
+        const args = given(input, { id: newUlid(), secretSealed: seal(secret) })
+        await checkUrl(args, operations.webhooks.create.args, guard)
         return { args, present: (result) => ({ ...(result as object), secret }) }
       },
     }),
@@ -79,7 +98,7 @@ export function webhookRoutes({ box, guard }: WebhookRouteOptions) {
       errors: URL_REFUSED,
       async prepare(input) {
         const args = given(input, { id: input.params.id })
-        await checkUrl(args.url, guard)
+        await checkUrl(args, operations.webhooks.update.args, guard)
         return { args }
       },
     }),
@@ -97,7 +116,8 @@ export function webhookRoutes({ box, guard }: WebhookRouteOptions) {
       tag,
       response: WebhookDeliveryListSchema,
       responseDescription: 'One page of deliveries, newest first.',
-      notes: '`limit` (1 to 100) is required; pass `nextCursor` back as `cursor` for the next page.',
+      notes:
+        '`limit` is required: from 1, and above 100 it is read as 100. Pass `nextCursor` back as `cursor` for the next page.',
     }),
     operationRoute(operations.webhooks.retryDelivery, {
       method: 'post',
@@ -120,9 +140,10 @@ export function webhookRoutes({ box, guard }: WebhookRouteOptions) {
       response: WebhookSubscriptionWithSecretSchema,
       responseDescription: 'The subscription with its new secret, shown this once.',
       notes: 'For 24 hours deliveries carry signatures from both the new and the previous secret.',
+      secretField: 'secret',
       prepare(input) {
         const secret = mintWebhookSecret()
-        const args = given(input, { id: input.params.id, secretSealed: box.seal(secret) })
+        const args = given(input, { id: input.params.id, secretSealed: seal(secret) })
         return { args, present: (result) => ({ ...(result as object), secret }) }
       },
     }),

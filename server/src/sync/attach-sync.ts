@@ -7,6 +7,9 @@ import { sql } from 'kysely'
 import type { Logger } from 'pino'
 import { type WebSocket, WebSocketServer } from 'ws'
 import { bearerToken } from '../auth/api-key-token.ts'
+import { fromSameOrigin } from '../auth/same-origin.ts'
+import { sessionCookieOfUpgrade } from '../auth/session-cookie.ts'
+import { ClientAddresses } from '../http/client-address.ts'
 import type { AppEnv } from '../http/env.ts'
 import { AuthFailures, DEFAULT_RATE_LIMITS } from '../http/rate-limits.ts'
 import { MAX_NOTE_UPDATE_BYTES } from '../notes/note-content.ts'
@@ -22,7 +25,12 @@ import {
 import { type PresenceRelay, PresenceRooms, type RelayedPresence } from './presence-rooms.ts'
 import { syncRoutes } from './routes.ts'
 import { parseRightsChange, RIGHTS_CHANNEL, RightsWatch } from './session-rights.ts'
-import { DEFAULT_SYNC_SOCKET_LIMITS, OpenCounter, type SyncSocketLimits } from './socket-limits.ts'
+import {
+  DEFAULT_SYNC_SOCKET_LIMITS,
+  OpenCounter,
+  type SyncSocketLimits,
+  UnjoinedSockets,
+} from './socket-limits.ts'
 import { SyncHub } from './sync-hub.ts'
 import { SyncSession } from './sync-session.ts'
 
@@ -42,8 +50,14 @@ export interface AttachSyncOptions {
   rightsRecheckMs?: number
   /** Failed authentications, counted with REST's. */
   authFailures?: AuthFailures
+  /** Where a socket comes from: its peer, or what a trusted proxy forwarded; the peer by default. */
+  clientAddresses?: ClientAddresses
   /** Pushes per device per second before further pushes wait. */
   pushesPerSecond?: number
+  /** Rows per snapshot or delta page (2,000); tests make it small to get many pages. */
+  pageRows?: number
+  /** Origins besides the server's own whose pages may open sockets with the session cookie. */
+  corsOrigins?: '*' | readonly string[]
 }
 
 /** How often the server pings every socket; one that missed the previous ping is dropped. */
@@ -91,6 +105,13 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     : undefined
   const presence = new PresenceRooms(relay)
   const sessions = new Set<SyncSession>()
+  // Sessions whose socket closed while their work (a push) may still run: a closing server
+  // waits for them, so nothing it acknowledged or committed lands after it stopped.
+  const draining = new Set<SyncSession>()
+  const drain = (session: SyncSession) => {
+    draining.add(session)
+    void session.settled().then(() => draining.delete(session))
+  }
   const authFailures = options.authFailures ?? new AuthFailures(DEFAULT_RATE_LIMITS)
   // Shared notes (Yjs) ride the same port, keys, rights watch and announcements (docs/api/notes.md).
   const notes = new NoteHub(store, logger.child({ notes: true }), authFailures, Boolean(options.databaseUrl))
@@ -131,7 +152,9 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
       ]
   const limits = options.limits ?? DEFAULT_SYNC_SOCKET_LIMITS
   const pushesPerSecond = options.pushesPerSecond ?? DEFAULT_RATE_LIMITS.pushesPerSecond
+  // Joined sessions (and note sockets) per address; sockets yet to say hello have a budget apart.
   const perAddress = new OpenCounter(limits.maxSocketsPerAddress)
+  const unjoined = new UnjoinedSockets<WebSocket>(limits.maxUnjoinedSocketsPerAddress)
   const perKey = new OpenCounter(limits.maxSessionsPerKey)
   // Before hello only a small frame is read; a joined session may send a push batch.
   const wss = new WebSocketServer({ noServer: true, maxPayload: limits.helloFrameBytes })
@@ -149,12 +172,15 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
 
   server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname
-    const address = request.socket.remoteAddress ?? 'unknown'
+    const address = (options.clientAddresses ?? new ClientAddresses()).of(
+      request.socket.remoteAddress,
+      (name) => [request.headers[name]].flat().join(', ') || undefined,
+    )
     if (path !== '/sync') {
       if (!parseNotePath(path)) return refuse(socket, '404 Not Found')
       if (notesWss.clients.size >= limits.maxSockets) return refuse(socket, '503 Service Unavailable', 5)
       if (!perAddress.take(address)) return refuse(socket, '429 Too Many Requests', 5)
-      const token = noteSocketToken(request, bearerToken(request.headers.authorization))
+      const token = noteSocketToken(request, upgradeCredential(request))
       return notesWss.handleUpgrade(request, socket, head, (ws) => {
         ws.once('close', () => perAddress.release(address))
         alive.set(ws, true)
@@ -163,12 +189,29 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
       })
     }
     if (wss.clients.size >= limits.maxSockets) return refuse(socket, '503 Service Unavailable', 5)
-    if (!perAddress.take(address)) return refuse(socket, '429 Too Many Requests', 5)
+    // Only joined sessions fill the address's cap: when it is full, no hello could join.
+    if (perAddress.full(address)) return refuse(socket, '429 Too Many Requests', 5)
     wss.handleUpgrade(request, socket, head, (ws) => {
-      ws.once('close', () => perAddress.release(address))
+      // Past the budget of sockets yet to say hello, the oldest gives way, as its deadline would.
+      const displaced = unjoined.add(address, ws)
+      if (displaced) giveWay(displaced)
       open(ws, request, address)
     })
   })
+
+  /**
+   * The credential an upgrade carries: `Authorization: Bearer`, or the web app's session cookie when
+   * the page that opens the socket is this server's own (a browser sends the cookie to any page's
+   * socket, so another site's page must not ride on it).
+   */
+  function upgradeCredential(request: IncomingMessage): string | undefined {
+    const bearer = bearerToken(request.headers.authorization)
+    if (bearer) return bearer
+    const cookie = sessionCookieOfUpgrade(request.headers)
+    if (!cookie) return undefined
+    const header = (name: string) => [request.headers[name]].flat().join(', ') || undefined
+    return fromSameOrigin(header, options.corsOrigins ?? '*') ? cookie : undefined
+  }
 
   // A device that vanished without closing (sleep, lost network) would hold its session for ever.
   const alive = new WeakMap<WebSocket, boolean>()
@@ -187,7 +230,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   function open(ws: WebSocket, request: IncomingMessage, address: string): void {
     alive.set(ws, true)
     ws.on('pong', () => alive.set(ws, true))
-    const bearer = bearerToken(request.headers.authorization)
+    const bearer = upgradeCredential(request)
     let keyHeld: string | null = null
     // A socket that never joins is closed, so an idle or hostile one cannot hold a slot.
     const helloTimer = setTimeout(() => {
@@ -200,7 +243,13 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
         close: (code, reason) => ws.close(code, reason),
         address,
         joined: (keyId) => {
-          if (!perKey.take(keyId)) return false
+          // The address's cap filled while this socket waited: refused as a key at its cap is.
+          if (!perAddress.take(address)) return false
+          if (!perKey.take(keyId)) {
+            perAddress.release(address)
+            return false
+          }
+          unjoined.remove(address, ws)
           keyHeld = keyId
           clearTimeout(helloTimer)
           raiseFrameLimit(ws, limits.frameBytes)
@@ -215,6 +264,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
         authFailures,
         pushesPerSecond,
         maxDevices: limits.maxDevicesPerKey,
+        pageRows: options.pageRows,
       },
       bearer,
     )
@@ -224,9 +274,14 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     })
     ws.on('close', () => {
       clearTimeout(helloTimer)
-      if (keyHeld) perKey.release(keyHeld)
+      unjoined.remove(address, ws)
+      if (keyHeld) {
+        perKey.release(keyHeld)
+        perAddress.release(address)
+      }
       sessions.delete(session)
       session.disconnected()
+      drain(session)
     })
     ws.on('error', (err) => logger.warn({ err }, 'sync socket error'))
   }
@@ -238,22 +293,45 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     clearInterval(heartbeat)
     void listener?.close()
     for (const stop of unlisten) void stop?.then((s) => s()).catch(() => {})
-    for (const session of sessions) session.close()
+    for (const session of sessions) {
+      session.close()
+      drain(session)
+    }
     notes.close()
     for (const client of notesWss.clients) client.terminate()
     notesWss.close()
     for (const client of wss.clients) client.terminate()
     presence.close()
     wss.close()
-    return close(callback)
+    // A push still running commits (or rolls back) before the close completes: a server that
+    // starts next on the same store, or the store closing, never races a write of this one
+    // whose devices were never told of it (found by test/sync/convergence.property.test.ts).
+    // (At most DRAIN_MS: work that hangs past it is cut off when the store closes, unacknowledged.)
+    const settled = Promise.race([
+      Promise.all([...draining].map((session) => session.settled())),
+      new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref()),
+    ])
+    return close((err) => void settled.then(() => callback?.(err)))
   }) as Server['close']
   return hub
 }
+
+/** How long a closing server waits for its sessions' running work. */
+const DRAIN_MS = 10_000
 
 /** Answers an upgrade that will not be served, and closes the connection. */
 function refuse(socket: Duplex, status: string, retryAfterSeconds?: number): void {
   const retry = retryAfterSeconds ? `Retry-After: ${retryAfterSeconds}\r\n` : ''
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${retry}Content-Length: 0\r\n\r\n`)
+}
+
+/**
+ * Closes a socket that did not say hello as its deadline would (4408), and drops it a second
+ * later if its peer never answers the close, so sockets given way cannot pile up while closing.
+ */
+function giveWay(ws: WebSocket): void {
+  ws.close(4408, 'HELLO_TIMEOUT')
+  setTimeout(() => ws.terminate(), 1000).unref()
 }
 
 /**

@@ -1,3 +1,4 @@
+import { clientConfigFor } from '@hearth/engine/node'
 import pg from 'pg'
 import type { Logger } from 'pino'
 
@@ -13,7 +14,7 @@ export interface PostgresListener {
 
 /**
  * Listens on PostgreSQL for notifications on each channel of `handlers`, on a connection of its
- * own (a pooled one cannot hold LISTEN). A lost connection is re-established with backoff; what
+ * own (a pooled one cannot hold LISTEN), on the primary of a multi-host URL. A lost connection is re-established with backoff; what
  * is missed meanwhile is the caller's to recover (the sync hub's clock poll finds every change,
  * presence states are renewed every 15 seconds).
  */
@@ -28,7 +29,15 @@ export function listenOnPostgres(
   let delay = 250
 
   const connect = async () => {
-    const next = new pg.Client({ connectionString: url })
+    let config: pg.ClientConfig
+    try {
+      // On a cluster, the primary: NOTIFY does not reach a standby's sessions.
+      config = await clientConfigFor(url)
+    } catch (err) {
+      logger.warn({ err }, 'postgres listener found no server to listen on')
+      return void retryLater()
+    }
+    const next = new pg.Client(config)
     next.on('notification', (message) => {
       try {
         handlers[message.channel]?.(message.payload ?? '')
@@ -61,13 +70,18 @@ export function listenOnPostgres(
   const reconnect = (failed: pg.Client) => {
     failed.end().catch(() => {})
     if (client === failed) client = null
+    retryLater()
+  }
+
+  const retryLater = () => {
     if (closed || retry) return
     retry = setTimeout(() => {
       retry = null
       void connect()
     }, delay)
     retry.unref()
-    delay = Math.min(delay * 2, 10_000)
+    // At most 2 s apart, so a failover's new primary is listened on soon after it is promoted.
+    delay = Math.min(delay * 2, 2_000)
   }
 
   void connect()

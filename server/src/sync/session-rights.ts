@@ -50,6 +50,7 @@ export async function readRights(
     from unnest(${holders.map((h) => h.keyId)}::text[], ${holders.map((h) => h.householdId)}::text[],
                 ${holders.map((h) => h.userId)}::text[]) with ordinality as s(key_id, household_id, user_id, i)
     left join api_keys k on k.id = s.key_id and k.revoked_at is null and k.user_id = s.user_id
+      and (k.expires_at is null or k.expires_at > now() or k.kind = 'device')
     left join memberships m on m.household_id = s.household_id and m.user_id = s.user_id
     order by s.i`.execute(db)
   return rows.map((r) => ({ scopes: (r.scopes as Scope[] | null) ?? null, role: r.role ?? null }))

@@ -8,8 +8,13 @@ export interface SyncSocketLimits {
   helloTimeoutMs: number
   /** Open sync sockets per server instance. */
   maxSockets: number
-  /** Open sync sockets per client address (authenticated or not). */
+  /** Joined sync sessions and note sockets per client address. */
   maxSocketsPerAddress: number
+  /**
+   * Sync sockets per client address that have not said hello yet, a budget apart: past it the
+   * oldest of them is closed (4408) to make room, so they never keep a member from joining.
+   */
+  maxUnjoinedSocketsPerAddress: number
   /** Open sync sessions per API key. */
   maxSessionsPerKey: number
   /** Devices (client ids) one API key may bind in one household. */
@@ -23,6 +28,7 @@ export const DEFAULT_SYNC_SOCKET_LIMITS: SyncSocketLimits = {
   helloTimeoutMs: 5_000,
   maxSockets: 10_000,
   maxSocketsPerAddress: 64,
+  maxUnjoinedSocketsPerAddress: 16,
   maxSessionsPerKey: 16,
   maxDevicesPerKey: 64,
 }
@@ -33,6 +39,7 @@ const VARIABLES: Record<keyof SyncSocketLimits, string> = {
   helloTimeoutMs: 'HEARTH_SYNC_HELLO_TIMEOUT_MS',
   maxSockets: 'HEARTH_SYNC_MAX_SOCKETS',
   maxSocketsPerAddress: 'HEARTH_SYNC_MAX_SOCKETS_PER_ADDRESS',
+  maxUnjoinedSocketsPerAddress: 'HEARTH_SYNC_MAX_UNJOINED_SOCKETS_PER_ADDRESS',
   maxSessionsPerKey: 'HEARTH_SYNC_MAX_SESSIONS_PER_KEY',
   maxDevicesPerKey: 'HEARTH_SYNC_MAX_DEVICES_PER_KEY',
 }
@@ -66,6 +73,11 @@ export function syncSocketLimitsFromEnv(env: NodeJS.ProcessEnv): SyncSocketLimit
   if (limits.helloFrameBytes > limits.frameBytes) {
     throw new Error('HEARTH_SYNC_HELLO_FRAME_BYTES must not exceed HEARTH_SYNC_FRAME_BYTES.')
   }
+  if (limits.maxUnjoinedSocketsPerAddress > limits.maxSocketsPerAddress) {
+    throw new Error(
+      'HEARTH_SYNC_MAX_UNJOINED_SOCKETS_PER_ADDRESS must not exceed HEARTH_SYNC_MAX_SOCKETS_PER_ADDRESS.',
+    )
+  }
   return limits
 }
 
@@ -83,9 +95,44 @@ export class OpenCounter {
     return true
   }
 
+  /** Whether `key` is at its cap. */
+  full(key: string): boolean {
+    return (this.counts.get(key) ?? 0) >= this.cap
+  }
+
   release(key: string): void {
     const count = (this.counts.get(key) ?? 0) - 1
     if (count <= 0) this.counts.delete(key)
     else this.counts.set(key, count)
+  }
+}
+
+/**
+ * The sockets of each address that have not said hello, oldest first, within a budget per
+ * address: taking one more past it gives back the oldest, for the caller to close.
+ */
+export class UnjoinedSockets<T> {
+  private readonly byAddress = new Map<string, Set<T>>()
+
+  constructor(private readonly cap: number) {}
+
+  /** Counts `socket` for `address`; returns the oldest socket it displaces, when the budget was full. */
+  add(address: string, socket: T): T | undefined {
+    const sockets = this.byAddress.get(address) ?? new Set<T>()
+    this.byAddress.set(address, sockets)
+    let displaced: T | undefined
+    if (sockets.size >= this.cap) {
+      displaced = sockets.values().next().value
+      sockets.delete(displaced!)
+    }
+    sockets.add(socket)
+    return displaced
+  }
+
+  /** Stops counting `socket` (it joined or closed); harmless when it is not counted. */
+  remove(address: string, socket: T): void {
+    const sockets = this.byAddress.get(address)
+    if (!sockets?.delete(socket)) return
+    if (sockets.size === 0) this.byAddress.delete(address)
   }
 }

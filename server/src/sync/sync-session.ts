@@ -11,6 +11,7 @@ import {
   type ReaderOptions,
   readableChanges,
   readDelta,
+  readDigest,
   readSnapshot,
   SYNC_JOIN_SCOPE,
   syncDb,
@@ -45,7 +46,13 @@ export interface SyncDeps {
   pushesPerSecond?: number
   /** Devices a member may bind per household. */
   maxDevices?: number
+  /** Rows per snapshot or delta page (2,000 when unset). */
+  pageRows?: number
 }
+
+/** Digests a device may ask for at once, and how often it earns another (ms). */
+const CHECK_BURST = 5
+const CHECK_REFILL_MS = 10_000
 
 type Outgoing = ServerMessage extends infer M ? (M extends { v: number } ? Omit<M, 'v'> : never) : never
 
@@ -81,6 +88,9 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   /** The push bucket: pushes this device may make now, and when it was last filled. */
   private pushTokens = Number.POSITIVE_INFINITY
   private pushRefilledAt = 0
+  /** The check bucket: digests this device may ask for now (see `check`). */
+  private checkTokens = CHECK_BURST
+  private checkRefilledAt = 0
 
   constructor(
     private readonly transport: SyncTransport,
@@ -215,6 +225,17 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     this.send({ type: 'presence', update: Buffer.from(update).toString('base64') })
   }
 
+  /**
+   * Resolves once the work this session started has ended: a push running when its socket
+   * closed commits or rolls back first (a server closing waits for it; see attachSync).
+   */
+  async settled(): Promise<void> {
+    for (let chain = this.chain; ; chain = this.chain) {
+      await chain
+      if (chain === this.chain) return
+    }
+  }
+
   /** Closes the socket from the server's side (shutdown). */
   close(code = 1001, reason = 'server shutting down'): void {
     this.disconnected()
@@ -269,6 +290,7 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
       return this.fail(new EngineError(400, 'HELLO_FIRST', 'Send hello before any other message.'))
     }
     if (message.type === 'push') return this.push(message.mutations)
+    if (message.type === 'check') return this.check()
     if (message.type === 'presence') {
       return this.deps.presence.receive(this, new Uint8Array(Buffer.from(message.update, 'base64')))
     }
@@ -282,18 +304,9 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     const { store, hub, authFailures } = this.deps
     const token = message.token ?? this.headerToken
     const address = this.transport.address ?? 'unknown'
-    const wait = authFailures?.blocked(address, token)
-    if (wait) {
-      throw new EngineError(
-        429,
-        'RATE_LIMITED',
-        `Too many failed authentications; wait ${wait} s and try again.`,
-      )
-    }
-    const caller = await authenticateToken(store, token).catch((error) => {
-      if (error instanceof EngineError && error.status === 401) authFailures?.failed(address, token)
-      throw error
-    })
+    // The key is checked first; only a failure is counted (and past the limits answered 429).
+    const verify = () => authenticateToken(store, token)
+    const caller = await (authFailures ? authFailures.attempt(address, token, verify) : verify())
     const device = await joinHousehold(
       store,
       caller,
@@ -416,16 +429,20 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     }
     const from = this.cursor
     let opened = false
+    // Each page starts where the last one sent ended (the device checks it), also when a page
+    // between them was all invisible and not sent.
+    let sentTo = this.told ?? from
     const position = await readDelta(
       this.deps.store.db,
       device.householdId,
       from,
-      readerOf(device),
+      readerOf(device, this.deps.pageRows),
       (page) => {
         // Pages with nothing the device may read are not sent: unless one before them was, a
         // delta that is all invisible never reaches the device at all.
         if (page.changes.length === 0 && page.lmid === this.sentLmid && (page.more || !opened)) return
-        this.send({ type: 'delta', ...page, fromVersion: opened ? page.fromVersion : (this.told ?? from) })
+        this.send({ type: 'delta', ...page, fromVersion: sentTo })
+        sentTo = page.version
         opened = true
       },
     )
@@ -437,12 +454,42 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
     }
   }
 
+  /**
+   * Answers `check`: first whatever delta the device lacks, then a digest of the rows it may
+   * read, at the version it will be at once it applied that delta. When the household moved
+   * between the two reads, the digest's version is null and the device compares another time.
+   */
+  private async check(): Promise<void> {
+    const device = this.device!
+    // A digest reads every row the device may hold: a few per minute per device, in a burst of
+    // CHECK_BURST; past that the answer is inconclusive, and the device compares later.
+    const now = performance.now()
+    this.checkTokens = Math.min(
+      CHECK_BURST,
+      this.checkTokens + (now - this.checkRefilledAt) / CHECK_REFILL_MS,
+    )
+    this.checkRefilledAt = now
+    if (this.checkTokens < 1 || this.cursor === null || this.suspended) {
+      return this.send({ type: 'digest', version: null, tables: [] })
+    }
+    this.checkTokens -= 1
+    await this.sendDelta()
+    if (this.cursor === null || this.suspended || this.closed) {
+      return this.send({ type: 'digest', version: null, tables: [] })
+    }
+    const digest = await readDigest(this.deps.store.db, device.householdId, readerOf(device))
+    // Changes past `told` up to `cursor` are ones this device may not read: the rows it may
+    // read are the same at both, and `told` is the version the device holds.
+    const pinned = digest.version === this.cursor ? this.told : null
+    this.send({ type: 'digest', version: pinned, tables: digest.tables })
+  }
+
   private async sendSnapshot(): Promise<void> {
     const device = this.device!
     const position = await readSnapshot(
       this.deps.store.db,
       device.householdId,
-      readerOf(device),
+      readerOf(device, this.deps.pageRows),
       (page, at) =>
         this.send({ type: 'snapshot', version: at.version, lmid: at.lmid, tables: [page], more: true }),
     )
@@ -457,6 +504,12 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
 }
 
 /** What the read policy judges a device by: its key's scopes, and its member for row rules. */
-function readerOf(device: Device): ReaderOptions {
-  return { clientId: device.clientId, scopes: device.scopes, userId: device.userId, role: device.role }
+function readerOf(device: Device, pageSize?: number): ReaderOptions {
+  return {
+    clientId: device.clientId,
+    scopes: device.scopes,
+    userId: device.userId,
+    role: device.role,
+    pageSize,
+  }
 }

@@ -24,7 +24,7 @@ const IDLE_SOCKET_MS = 1000
 const agents = new Map<string, { agent: http.Agent; usedAt: number }>()
 let sweptAt = 0
 
-function agentFor(target: ResolvedTarget): http.Agent {
+export function agentFor(target: ResolvedTarget): http.Agent {
   const now = Date.now()
   if (now - sweptAt > 60_000) {
     sweptAt = now

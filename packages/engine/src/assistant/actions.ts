@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import { z } from 'zod'
+import { relabelActivity } from '../changes/activity.ts'
 import { conflict, EngineError, notFound } from '../errors.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
 import { defineMutator, defineQuery, type Mutator } from '../mutator/define.ts'
@@ -182,6 +183,9 @@ export function defineConfirmAction(lookup: OperationLookup) {
       if (op?.kind !== 'mutator') throw conflict('ACTION_NOT_RUNNABLE', `${row.operation} no longer exists.`)
       authorize(op, ctx)
       const result = await op.run(tx, parseArgs(op.args, row.args), ctx)
+      // Its activity entry names the operation the assistant proposed, done by the assistant for
+      // the member who confirmed it.
+      await relabelActivity(tx, ctx.householdId, op, { ...ctx, via: { kind: 'assistant', actionId: row.id } })
       const done = await tx
         .updateTable('ai_actions')
         .set({

@@ -1,6 +1,7 @@
 export * from './actions.ts'
 export * from './consent.ts'
 export * from './conversations.ts'
+export * from './household-names.ts'
 export * from './insights.ts'
 export * from './insights-generate.ts'
 export * from './operations.ts'

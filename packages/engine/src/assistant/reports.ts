@@ -5,6 +5,7 @@ import { convertCentsExact } from '../ledger/exchange-rates/model.ts'
 import { RefIdSchema } from '../ledger/schema.ts'
 import { defineQuery } from '../mutator/define.ts'
 import { ratesToBase } from '../reports/rates.ts'
+import { reportCost } from '../reports/schema.ts'
 import { DateSchema } from '../shared/schema.ts'
 
 const PeriodShape = {
@@ -19,6 +20,7 @@ const SpendingArgsSchema = z.strictObject({
   categoryId: RefIdSchema.optional(),
   payeeId: RefIdSchema.optional(),
   tagId: RefIdSchema.optional(),
+  accountId: RefIdSchema.optional(),
 })
 
 const LargestArgsSchema = z.strictObject({
@@ -32,6 +34,8 @@ export interface SpendingGroup {
   name: string
   /** Money out less refunds in the group, positive for spending. */
   spentCents: string
+  /** The same outside income categories: the group's share of the report's `netSpentCents`. */
+  netSpentCents: string
   count: number
 }
 
@@ -41,8 +45,18 @@ export interface SpendingReport {
   baseCurrency: string
   fromDate: string
   toDate: string
+  /** Money out, gross: refunds are not taken off. */
   spentCents: string
+  /** Money in, gross: income, refunds and any other inflow. */
   incomeCents: string
+  /**
+   * Money out less refunds, on rows outside income categories (a refund lowers spending; money
+   * in an income category is income, not a refund). The sum of the groups' `netSpentCents` for
+   * `groupBy` category or payee.
+   */
+  netSpentCents: string
+  /** Money in less money out on rows in income categories: what was earned. */
+  earnedCents: string
   count: number
   groups: SpendingGroup[]
   /** Currencies whose rows were left out: no rate converts them to the base currency. */
@@ -60,12 +74,14 @@ function checkPeriod(args: { fromDate: string; toDate: string }): void {
 /**
  * Spending over a period on budget accounts, split rows counted by their parts, transfers and
  * system rows (opening balances, adjustments) left out. Each group's figure is its money out less
- * its refunds; totals are money out and money in; all in the base currency.
+ * its refunds; totals are money out and money in (gross), spending net of refunds outside income
+ * categories, and what income categories earned; all in the base currency.
  */
 export const spendingReport = defineQuery({
   audience: 'device',
   description: 'Spending in a period by category, payee or tag (money out less refunds), with totals.',
   scope: 'read:transactions',
+  cost: reportCost,
   args: SpendingArgsSchema,
   async run(db, args, ctx): Promise<SpendingReport> {
     checkPeriod(args)
@@ -84,17 +100,26 @@ export const spendingReport = defineQuery({
             ? sql`tt.tag_id`
             : sql`null::text`
     const { base, rates } = await ratesToBase(db, ctx.householdId)
+
     const { rows } = await sql<{
       key: string | null
       currency: string
       net: string
       out_: string
       in_: string
+      spend_: string
+      earn_: string
       n: string
     }>`
-      with lines as (
+      with income as (
+        select c.id from categories c
+        join category_groups g on g.household_id = c.household_id and g.id = c.group_id and g.is_income
+        where c.household_id = ${ctx.householdId}
+      ),
+      lines as (
         select t.id, a.currency, coalesce(s.category_id, t.category_id) as category_id,
-          coalesce(s.payee_id, t.payee_id) as payee_id, coalesce(s.amount_cents, t.amount_cents) as amount
+          coalesce(s.payee_id, t.payee_id) as payee_id, coalesce(s.amount_cents, t.amount_cents) as amount,
+          coalesce(coalesce(s.category_id, t.category_id) in (select id from income), false) as income
         from transactions t
         join accounts a on a.household_id = t.household_id and a.id = t.account_id and a.type in ('cash', 'credit')
         left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
@@ -103,10 +128,13 @@ export const spendingReport = defineQuery({
           and t.kind = 'normal'
           ${args.categoryId ? sql`and (t.category_id = ${args.categoryId} or s.category_id = ${args.categoryId})` : sql``}
           ${args.payeeId ? sql`and (t.payee_id = ${args.payeeId} or s.payee_id = ${args.payeeId})` : sql``}
+          ${args.accountId ? sql`and t.account_id = ${args.accountId}` : sql``}
       )
       select ${key} as key, l.currency, -sum(l.amount) as net,
         coalesce(-sum(l.amount) filter (where l.amount < 0), 0) as out_,
-        coalesce(sum(l.amount) filter (where l.amount > 0), 0) as in_, count(*) as n
+        coalesce(sum(l.amount) filter (where l.amount > 0), 0) as in_,
+        coalesce(-sum(l.amount) filter (where not l.income), 0) as spend_,
+        coalesce(sum(l.amount) filter (where l.income), 0) as earn_, count(*) as n
       from lines l
       ${tagJoin ? sql`join transaction_tags tt on tt.household_id = ${ctx.householdId} and tt.transaction_id = l.id` : sql``}
       where true ${filters[0]!} ${filters[1]!} ${filters[2]!}
@@ -114,17 +142,22 @@ export const spendingReport = defineQuery({
     // Each group's total per currency is converted and rounded once; a currency without a rate to
     // the base currency is left out and named, never guessed.
     const unconverted = new Set<string>()
-    const byKey = new Map<string | null, { net: bigint; out: bigint; in: bigint; n: number }>()
+    const byKey = new Map<
+      string | null,
+      { net: bigint; out: bigint; in: bigint; spend: bigint; earn: bigint; n: number }
+    >()
     for (const r of rows) {
       const rate = rates.get(r.currency)
       if (rate === undefined) {
         unconverted.add(r.currency)
         continue
       }
-      const group = byKey.get(r.key) ?? { net: 0n, out: 0n, in: 0n, n: 0 }
+      const group = byKey.get(r.key) ?? { net: 0n, out: 0n, in: 0n, spend: 0n, earn: 0n, n: 0 }
       group.net += convertCentsExact(BigInt(r.net), rate)
       group.out += convertCentsExact(BigInt(r.out_), rate)
       group.in += convertCentsExact(BigInt(r.in_), rate)
+      group.spend += convertCentsExact(BigInt(r.spend_), rate)
+      group.earn += convertCentsExact(BigInt(r.earn_), rate)
       group.n += Number(r.n)
       byKey.set(r.key, group)
     }
@@ -142,6 +175,7 @@ export const spendingReport = defineQuery({
                   ? 'Uncategorized'
                   : `No ${args.groupBy}`,
               spentCents: String(g.net),
+              netSpentCents: String(g.spend),
               count: g.n,
             }))
             .sort((a, b) => {
@@ -154,6 +188,8 @@ export const spendingReport = defineQuery({
       toDate: args.toDate,
       spentCents: String(all.reduce((sum, g) => sum + g.out, 0n)),
       incomeCents: String(all.reduce((sum, g) => sum + g.in, 0n)),
+      netSpentCents: String(all.reduce((sum, g) => sum + g.spend, 0n)),
+      earnedCents: String(all.reduce((sum, g) => sum + g.earn, 0n)),
       count: all.reduce((sum, g) => sum + g.n, 0),
       groups,
       unconvertedCurrencies: [...unconverted].sort(),
@@ -196,6 +232,7 @@ export const largestTransactions = defineQuery({
   audience: 'device',
   description: 'The largest money-out transactions of a period, biggest first.',
   scope: 'read:transactions',
+  cost: reportCost,
   args: LargestArgsSchema,
   async run(db, args, ctx): Promise<{ items: LargeTransaction[] }> {
     checkPeriod(args)

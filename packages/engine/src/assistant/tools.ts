@@ -16,8 +16,33 @@ export interface AssistantTool {
   inputSchema: Record<string, unknown>
 }
 
-/** Nouns whose operations are never tools: the assistant's own bookkeeping. */
-const NOT_TOOLS = /^(ai[A-Z]|apiKeys\.|users\.|members\.|profile\.|households\.create)/
+/**
+ * The domains whose operations may be tools: the household's money and its bookkeeping. Anything
+ * else is never a tool, so an operation a new domain adds stays out until it is listed here:
+ * identity, keys, invitations (an invitation yields a key), household membership and settings,
+ * webhooks (their signing secret is a key) and the assistant's own operations.
+ */
+export const TOOL_DOMAINS: ReadonlySet<string> = new Set([
+  'accounts',
+  'budgets',
+  'catalog',
+  'categories',
+  'categoryGroups',
+  'exchangeRates',
+  'flags',
+  'forecasts',
+  'imports',
+  'loans',
+  'notifications',
+  'payees',
+  'recurrences',
+  'reports',
+  'rules',
+  'tags',
+  'transactions',
+])
+
+const domainOf = (operation: string) => operation.slice(0, operation.indexOf('.'))
 
 const schemaCache = new WeakMap<object, Record<string, unknown>>()
 
@@ -43,7 +68,9 @@ export const operationOfTool = (tool: string) => tool.replace('_', '.')
 
 /** Whether the member and key behind `ctx` may use the operation as a tool. */
 export function mayUseTool(op: Operation, ctx: HouseholdContext): boolean {
-  if (op.level !== 'household' || op.audience === 'system' || NOT_TOOLS.test(op.name)) return false
+  if (op.level !== 'household' || op.audience === 'system' || !TOOL_DOMAINS.has(domainOf(op.name))) {
+    return false
+  }
   if (op.scope && !ctx.scopes.includes(op.scope)) return false
   return !op.ownerOnly || ctx.role === 'owner'
 }

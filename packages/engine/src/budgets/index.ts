@@ -1,4 +1,5 @@
 export type { AutoAssigned, AutoAssignResult } from './auto-assign.ts'
+export type { CategoryDeletion } from './delete-category.ts'
 export { activityQuery, loadBudget } from './flows.ts'
 export {
   type BudgetCategory,

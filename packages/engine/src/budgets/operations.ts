@@ -1,6 +1,7 @@
 import type { OperationTree } from '../mutator/registry.ts'
 import { getAgeOfMoney } from './age-of-money-query.ts'
 import { autoAssignFromGoals } from './auto-assign.ts'
+import { deleteCategoryWithMoney } from './delete-category.ts'
 import { assignBudget, copyBudgetFrom, moveBudget, resetBudget } from './mutators.ts'
 import { getBudgetCategory, getBudgetHistory, getBudgetMonth } from './queries.ts'
 
@@ -11,6 +12,7 @@ export const budgetOperations = {
     assign: assignBudget,
     autoAssignFromGoals: autoAssignFromGoals,
     copyFrom: copyBudgetFrom,
+    deleteCategory: deleteCategoryWithMoney,
     get: getBudgetMonth,
     getCategory: getBudgetCategory,
     history: getBudgetHistory,

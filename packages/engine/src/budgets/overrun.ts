@@ -99,7 +99,7 @@ export const budgetOverrunStep: TransactionPipelineStep = {
       .selectFrom('transaction_splits')
       .select(['transaction_id', 'category_id'])
       .where('household_id', '=', ctx.householdId)
-      .where('transaction_id', 'in', idList(rows.map((r) => r.id)))
+      .where('transaction_id', '=', idList(rows.map((r) => r.id)))
       .execute()
     const dateOf = new Map(rows.map((r) => [r.id, r.date]))
     for (const s of splits) addCell(cells, monthOf(dateOf.get(s.transaction_id)!), s.category_id)

@@ -47,3 +47,12 @@ export type ResetArgs = z.output<typeof ResetArgsSchema>
 
 export const AutoAssignArgsSchema = z.strictObject({ month: MonthSchema, historyId: HistoryIdSchema })
 export type AutoAssignArgs = z.output<typeof AutoAssignArgsSchema>
+
+export const DeleteCategoryArgsSchema = z.strictObject({
+  month: MonthSchema,
+  categoryId: RefIdSchema,
+  /** The category that takes what the deleted one holds in the month (or covers what it overspent). */
+  moveToCategoryId: RefIdSchema,
+  historyId: HistoryIdSchema,
+})
+export type DeleteCategoryArgs = z.output<typeof DeleteCategoryArgsSchema>

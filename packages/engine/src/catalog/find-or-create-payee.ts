@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import { EngineError } from '../errors.ts'
+import { idList } from '../shared/id-list.ts'
 import { NameSchema } from '../shared/schema.ts'
 import { assertIdFree } from './lookups.ts'
 import { normalizePayeeName, type Payee, toPayee } from './model.ts'
@@ -91,12 +92,9 @@ export async function createPayeesByName(
     }
     return { id: newId, name: parsed.data, normalized_name: normalizePayeeName(parsed.data) }
   })
-  const ids = JSON.stringify(values.map((v) => v.id))
   const { rows: taken } = await sql<{ id: string }>`
     select id from payees
-    where household_id = ${householdId} and id in (select jsonb_array_elements_text(${ids}::jsonb))`.execute(
-    tx,
-  )
+    where household_id = ${householdId} and id = ${idList(values.map((v) => v.id))}`.execute(tx)
   if (taken.length > 0) {
     const takenIds = new Set(taken.map((t) => t.id))
     await assertIdFree(tx, 'payees', householdId, values.find((v) => takenIds.has(v.id))!.id)

@@ -4,4 +4,5 @@ export { requireCategory, requireCategoryGroup, requireFlag, requirePayee, requi
 export * from './model.ts'
 export * from './schema.ts'
 export * from './seed-default-flags.ts'
+export { STARTER_PACK, type StarterGroup, starterPackLanguage } from './starter-pack.ts'
 export type * from './tables.ts'

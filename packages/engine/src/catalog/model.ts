@@ -14,6 +14,8 @@ export interface Category {
   goal: CategoryGoal | null
   /** Whether cash overspending carries into next month in the category (docs/budgets.md). */
   carryOverspending: boolean
+  /** Only in a list asked to include deleted categories: when it was deleted, null while live. */
+  deletedAt?: string | null
   createdAt: string
   updatedAt: string
 }
@@ -38,6 +40,8 @@ export interface Payee {
   categoryId: string | null
   createdAt: string
   updatedAt: string
+  /** Only in a list asked to include deleted payees: when it was deleted, null while live. */
+  deletedAt?: string | null
 }
 
 /** The Tag object the tag endpoints return. */

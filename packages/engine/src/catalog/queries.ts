@@ -14,7 +14,7 @@ import {
   toPayee,
   toTag,
 } from './model.ts'
-import { ListCategoriesArgsSchema } from './schema.ts'
+import { ListCategoriesArgsSchema, ListPayeesArgsSchema } from './schema.ts'
 
 /** Live groups in display order (position, then id), each with its live categories nested in order. */
 export const listCategoryGroups = defineQuery({
@@ -66,8 +66,8 @@ export const listCategories = defineQuery({
       )
       .selectAll('c')
       .where('c.household_id', '=', ctx.householdId)
-      .where('c.deleted_at', 'is', null)
-      .where('g.deleted_at', 'is', null)
+    if (args.include !== 'deleted')
+      query = query.where('c.deleted_at', 'is', null).where('g.deleted_at', 'is', null)
     if (args.groupId !== undefined) query = query.where('c.group_id', '=', args.groupId)
     const rows = await query
       .orderBy('g.position')
@@ -75,7 +75,13 @@ export const listCategories = defineQuery({
       .orderBy('c.position')
       .orderBy('c.id')
       .execute()
-    return { items: rows.map(toCategory) }
+    return {
+      items: rows.map((row) =>
+        args.include === 'deleted'
+          ? { ...toCategory(row), deletedAt: row.deleted_at?.toISOString() ?? null }
+          : toCategory(row),
+      ),
+    }
   },
 })
 
@@ -90,22 +96,24 @@ export const getCategory = defineQuery({
   },
 })
 
-/** Every live payee, alphabetical by normalized name, then id. */
+/** Every live payee (and with `include: 'deleted'` the deleted ones), by normalized name, then id. */
 export const listPayees = defineQuery({
   audience: 'device',
-  description: 'Every live payee, alphabetical by normalized name, then id.',
+  description:
+    "Every live payee, alphabetical by normalized name, then id; with include 'deleted', deleted ones too.",
   scope: 'read:payees',
-  args: NoArgsSchema,
-  async run(db, _args, ctx): Promise<{ items: Payee[] }> {
-    const rows = await db
-      .selectFrom('payees')
-      .selectAll()
-      .where('household_id', '=', ctx.householdId)
-      .where('deleted_at', 'is', null)
-      .orderBy('normalized_name')
-      .orderBy('id')
-      .execute()
-    return { items: rows.map(toPayee) }
+  args: ListPayeesArgsSchema,
+  async run(db, args, ctx): Promise<{ items: Payee[] }> {
+    let query = db.selectFrom('payees').selectAll().where('household_id', '=', ctx.householdId)
+    if (args.include !== 'deleted') query = query.where('deleted_at', 'is', null)
+    const rows = await query.orderBy('normalized_name').orderBy('id').execute()
+    return {
+      items: rows.map((row) =>
+        args.include === 'deleted'
+          ? { ...toPayee(row), deletedAt: row.deleted_at?.toISOString() ?? null }
+          : toPayee(row),
+      ),
+    }
   },
 })
 

@@ -54,7 +54,23 @@ export const UpdateCategoryArgsSchema = z.strictObject({
 })
 export type UpdateCategoryArgs = z.output<typeof UpdateCategoryArgsSchema>
 
-export const ListCategoriesArgsSchema = z.strictObject({ groupId: UlidSchema.optional() })
+/**
+ * `include: 'deleted'` adds deleted rows, each with `deletedAt`: rows that keep a deleted
+ * payee's or category's id still show its name (marked as deleted).
+ */
+export const IncludeDeletedSchema = z
+  .enum(['deleted'])
+  .optional()
+  .describe(
+    '`deleted` also lists deleted ones, each with `deletedAt`, to name what older rows still point to.',
+  )
+
+export const ListCategoriesArgsSchema = z.strictObject({
+  groupId: UlidSchema.optional(),
+  include: IncludeDeletedSchema,
+})
+
+export const ListPayeesArgsSchema = z.strictObject({ include: IncludeDeletedSchema })
 export type ListCategoriesArgs = z.output<typeof ListCategoriesArgsSchema>
 
 /** The most categories one reorder may place; far above any real household. */

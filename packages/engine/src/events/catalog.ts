@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { BankConnection } from '../banks/model.ts'
 import type { Category, CategoryGroup, Flag, Payee, Tag } from '../catalog/model.ts'
 import type { Account } from '../ledger/accounts/model.ts'
 import type { ExchangeRate } from '../ledger/exchange-rates/model.ts'
@@ -40,6 +41,7 @@ const FlagResource = resource<Flag>('Flag', 'id')
 const ExchangeRateResource = resource<ExchangeRate>('ExchangeRate', 'fromCurrency')
 const RuleResource = resource<Rule>('Rule', 'id')
 const WebhookSubscriptionResource = resource<WebhookSubscription>('WebhookSubscription', 'id')
+const BankConnectionResource = resource<BankConnection>('BankConnection', 'id')
 
 /**
  * Every event the engine emits, by type, with the schema of its `data`. Types are `noun.verb`,
@@ -158,6 +160,7 @@ export const EVENT_SCHEMAS = {
     message: z.string(),
   }),
   'webhook.disabled': z.object({ subscription: WebhookSubscriptionResource, reason: z.string() }),
+  'bankConnection.needsAttention': z.object({ connection: BankConnectionResource, reason: z.string() }),
 
   'budget.overrun': z.object({
     householdId: Id,

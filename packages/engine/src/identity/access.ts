@@ -1,13 +1,32 @@
-import { type Kysely, sql } from 'kysely'
+import { type ExpressionBuilder, type Kysely, sql } from 'kysely'
 import type { Database } from '../database.ts'
 import { isStorableText } from '../mutator/parse-args.ts'
 import type { Role, Scope } from '../scopes.ts'
+import type { CredentialKind } from './tables.ts'
 
 /** A live key, resolved to its user and scopes. */
 export interface ResolvedKey {
   keyId: string
   userId: string
   scopes: Scope[]
+  /** A program's key, a person's session (a cookie) or device; absent where it does not matter. */
+  kind?: CredentialKind
+}
+
+/**
+ * Whether a credential row can be used at `now`: not revoked and, for a session, neither past its
+ * absolute end nor idle longer than its idle limit. Every lookup of a credential filters by it.
+ */
+export function liveCredential(now: Date) {
+  return (eb: ExpressionBuilder<Database, 'api_keys'>) =>
+    eb.and([
+      eb('api_keys.revoked_at', 'is', null),
+      eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', now)]),
+      eb.or([
+        eb('api_keys.idle_seconds', 'is', null),
+        sql<boolean>`coalesce(api_keys.last_used_at, api_keys.created_at) + api_keys.idle_seconds * interval '1 second' > ${now}`,
+      ]),
+    ])
 }
 
 /** How stale `last_used_at` may get before a request writes it again; keeps reads read-only. */
@@ -23,7 +42,7 @@ export async function findActiveKey(
     .selectFrom('api_keys')
     .select(['id', 'user_id', 'scopes', 'last_used_at'])
     .where('key_hash', '=', keyHash)
-    .where('revoked_at', 'is', null)
+    .where(liveCredential(now))
     .executeTakeFirst()
   if (!row) return null
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
@@ -79,27 +98,35 @@ export async function resolveRequestAccess(
   // Text PostgreSQL cannot hold (a NUL from `%00`, say) names no household; SQL would fail on it.
   const ref = householdRef !== null && isStorableText(householdRef) ? householdRef : null
   const row = await db
-    .selectFrom('api_keys as k')
-    .innerJoin('users as u', 'u.id', 'k.user_id')
+    .selectFrom('api_keys')
+    .innerJoin('users as u', 'u.id', 'api_keys.user_id')
     .leftJoin('memberships as m', (join) =>
       join
-        .onRef('m.user_id', '=', 'k.user_id')
+        .onRef('m.user_id', '=', 'api_keys.user_id')
         .on((eb) =>
           ref === 'current'
             ? eb('m.household_id', '=', eb.ref('u.default_household_id'))
             : eb('m.household_id', '=', ref ?? sql<string>`null`),
         ),
     )
-    .select(['k.id', 'k.user_id', 'k.scopes', 'k.last_used_at', 'm.household_id', 'm.role'])
-    .where('k.key_hash', '=', keyHash)
-    .where('k.revoked_at', 'is', null)
+    .select([
+      'api_keys.id',
+      'api_keys.user_id',
+      'api_keys.scopes',
+      'api_keys.last_used_at',
+      'api_keys.kind',
+      'm.household_id',
+      'm.role',
+    ])
+    .where('api_keys.key_hash', '=', keyHash)
+    .where(liveCredential(now))
     .executeTakeFirst()
   if (!row) return null
   if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS) {
     await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', row.id).execute()
   }
   return {
-    key: { keyId: row.id, userId: row.user_id, scopes: row.scopes as Scope[] },
+    key: { keyId: row.id, userId: row.user_id, scopes: row.scopes as Scope[], kind: row.kind },
     membership: row.household_id && row.role ? { householdId: row.household_id, role: row.role } : null,
   }
 }

@@ -1,5 +1,6 @@
 export * from './access.ts'
 export type * from './household-seeders.ts'
+export * from './invitation-presets.ts'
 export {
   type Invitation,
   type InvitationStatus,

@@ -2,8 +2,13 @@ import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { Database } from '../database.ts'
 import { conflict, EngineError, invalid, notFound } from '../errors.ts'
-import { defineMutator, defineQuery } from '../mutator/define.ts'
+import { defineMutator, defineQuery, defineUserMutator } from '../mutator/define.ts'
 import type { Role, Scope } from '../scopes.ts'
+import { insertChallenge, insertRedeemedPasskey } from '../sign-in/factors.ts'
+import { storePassword } from '../sign-in/passwords.ts'
+import { RedeemPasskeyOptionsArgsSchema } from '../sign-in/schema.ts'
+import { insertSession, type Session } from '../sign-in/sessions.ts'
+import { invitationGrant } from './invitation-presets.ts'
 import {
   CreateInvitationArgsSchema,
   INVITATION_DEFAULT_DAYS,
@@ -36,12 +41,16 @@ export interface Invitation {
   revokedAt: string | null
 }
 
-/** What redeeming gives: the household joined, the user who joined it, their role and first key. */
+/**
+ * What redeeming gives: the household joined, the user who joined it, their role, and their first
+ * key, or the browser's session when they joined by signing up with a password.
+ */
 export interface Redemption {
   household: Household
   userId: string
   role: Role
-  apiKey: ApiKey
+  apiKey: ApiKey | null
+  session?: Session
 }
 
 function statusOf(row: InvitationRow, now: Date): InvitationStatus {
@@ -67,15 +76,25 @@ function toInvitation(row: InvitationRow, now: Date): Invitation {
   }
 }
 
-/** Offers a role and a key's scopes to whoever redeems the code once; owners only. */
+/** Offers a role and a key's scopes (sent, or the role's preset) to whoever redeems the code once; owners only. */
 export const createInvitation = defineMutator({
   audience: 'server',
-  description: 'Invites someone into the household with a role and the scopes of the key they will get.',
+  description:
+    'Invites someone into the household with a role (or the viewer preset) and the scopes of the key they will get.',
   scope: 'write:households',
   ownerOnly: true,
   args: CreateInvitationArgsSchema,
   async run(tx, args, ctx) {
-    const excess = args.scopes.filter((s) => !ctx.scopes.includes(s))
+    const grant = invitationGrant(args, ctx.scopes)
+    if (grant.scopes.length === 0) {
+      throw new EngineError(
+        403,
+        'SCOPE_NOT_GRANTABLE',
+        `You hold none of the scopes a ${args.role} is invited with; send the scopes to grant.`,
+        { extra: { scopes: [] } },
+      )
+    }
+    const excess = grant.scopes.filter((s) => !ctx.scopes.includes(s))
     if (excess.length > 0) {
       throw new EngineError(
         403,
@@ -104,8 +123,8 @@ export const createInvitation = defineMutator({
         id: args.id,
         code_hash: args.codeHash,
         prefix: args.prefix,
-        role: args.role,
-        scopes: args.scopes,
+        role: grant.role,
+        scopes: grant.scopes,
         note: args.note ?? null,
         created_by: ctx.userId,
         created_at: ctx.now,
@@ -178,6 +197,40 @@ export async function invitationHousehold(db: Kysely<Database>, codeHash: string
 }
 
 /**
+ * Keeps the challenge of a passkey to be made at an invitation's redeem, while the invitation can
+ * be redeemed (404, 410 otherwise). No one is made yet: the acting user is the id chosen ahead for
+ * the person the redeem will make, bound to the challenge, which answers only this invitation's
+ * redeem, once, until `expiresAt`. No household is joined yet, so its clock does not move.
+ */
+export const beginInvitationPasskey = defineUserMutator({
+  audience: 'server',
+  description:
+    'Starts signing up with a passkey at an invitation: a challenge for your browser, for 5 minutes.',
+  scope: null,
+  args: RedeemPasskeyOptionsArgsSchema,
+  async run(tx, args, ctx) {
+    const invitation = await tx
+      .selectFrom('invitations')
+      .selectAll()
+      .where('code_hash', '=', args.codeHash)
+      .executeTakeFirst()
+    if (!invitation) throw notFound('Invitation')
+    const status = statusOf(invitation, ctx.now)
+    if (status !== 'pending') throw invitationGone(status)
+    await insertChallenge(tx, {
+      challenge: args.challenge,
+      purpose: 'redeem',
+      userId: null,
+      newUserId: ctx.userId,
+      codeHash: args.codeHash,
+      expiresAt: new Date(args.expiresAt),
+      now: ctx.now,
+    })
+    return { expiresAt: args.expiresAt }
+  },
+})
+
+/**
  * Redeems an invitation once: creates the redeemer's user when they have none, makes them a
  * member with the invited role and issues their first key with the invited scopes, all in one
  * transaction. The acting user is the redeemer, who holds no role in the household yet.
@@ -188,6 +241,9 @@ export const redeemInvitation = defineMutator({
   scope: null,
   args: RedeemInvitationArgsSchema,
   async run(tx, args, ctx): Promise<Redemption> {
+    if (Boolean(args.key) === Boolean(args.session)) {
+      throw new EngineError(400, 'VALIDATION_FAILED', 'Redeem for a key or for a session, one of the two.')
+    }
     const invitation = await tx
       .selectFrom('invitations')
       .selectAll()
@@ -202,7 +258,24 @@ export const redeemInvitation = defineMutator({
       if (args.newUser.id !== ctx.userId) {
         throw new EngineError(400, 'USER_MISMATCH', 'The new user must be the acting user.')
       }
-      await createUser.run(tx, args.newUser, ctx)
+      const { passwordHash, passkey, ...user } = args.newUser
+      if (passwordHash && passkey) {
+        throw new EngineError(
+          400,
+          'VALIDATION_FAILED',
+          'Sign up with a password or a passkey, one of the two.',
+        )
+      }
+      if ((passwordHash || passkey) && !args.session) {
+        throw new EngineError(
+          400,
+          'VALIDATION_FAILED',
+          'A person who signs up is signed in, not given a key.',
+        )
+      }
+      await createUser.run(tx, user, ctx)
+      if (passwordHash) await storePassword(tx, passwordHash, ctx)
+      if (passkey) await insertRedeemedPasskey(tx, args.codeHash, passkey, ctx)
     } else {
       const member = await tx
         .selectFrom('memberships')
@@ -234,17 +307,27 @@ export const redeemInvitation = defineMutator({
       .where('id', '=', invitation.id)
       .execute()
     // The key is issued as any key is, with the invitation's scopes as what may be granted.
-    const apiKey = await createApiKey.run(
-      tx,
-      { ...args.key, scopes: invitation.scopes as Scope[] },
-      { ...ctx, scopes: invitation.scopes as Scope[] },
-    )
+    const apiKey = args.key
+      ? await createApiKey.run(
+          tx,
+          { ...args.key, scopes: invitation.scopes as Scope[] },
+          { ...ctx, scopes: invitation.scopes as Scope[] },
+        )
+      : null
+    // A person who signed up with a password is signed in instead, with their role's rights.
+    const session = args.session ? await insertSession(tx, args.session, ctx) : undefined
     const household = await tx
       .selectFrom('households')
       .selectAll()
       .where('id', '=', ctx.householdId)
       .executeTakeFirstOrThrow()
-    return { household: toHousehold(household), userId: ctx.userId, role: invitation.role, apiKey }
+    return {
+      household: toHousehold(household),
+      userId: ctx.userId,
+      role: invitation.role,
+      apiKey,
+      ...(session && { session }),
+    }
   },
 })
 

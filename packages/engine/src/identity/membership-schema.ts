@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { ROLES } from '../scopes.ts'
 import { NameSchema, TimeZoneSchema, UlidSchema } from '../shared/schema.ts'
+import { CreateSessionArgsSchema, PasswordHashSchema, RedeemPasskeyArgsSchema } from '../sign-in/schema.ts'
+import { INVITATION_ROLES } from './invitation-presets.ts'
 import { ScopeListSchema } from './schema.ts'
 
 /** How long an invitation lasts unless its owner says otherwise, and the longest it may. */
@@ -11,8 +13,10 @@ const KeyHashSchema = z.string().regex(/^[0-9a-f]{64}$/)
 
 export const CreateInvitationArgsSchema = z.strictObject({
   id: UlidSchema,
-  role: z.enum(ROLES).default('member'),
-  scopes: ScopeListSchema,
+  /** A role, or the `viewer` preset (a member whose key only reads); see invitation-presets.ts. */
+  role: z.enum(INVITATION_ROLES).default('member'),
+  /** The key's scopes; left out, the role's preset less what the inviter does not hold. */
+  scopes: ScopeListSchema.optional(),
   /** When the code stops working; 7 days from now when left out, at most 30 days ahead. */
   expiresAt: z.iso.datetime({ offset: true }).optional(),
   note: z.string().trim().max(200).nullish(),
@@ -33,14 +37,22 @@ export const RedeemInvitationArgsSchema = z.strictObject({
       name: NameSchema,
       email: z.email().max(320).nullish(),
       timeZone: TimeZoneSchema.nullish(),
+      /** The new person's password hash, when they join by signing in rather than with a key. */
+      passwordHash: PasswordHashSchema.optional(),
+      /** Or the passkey made for the invitation, in place of a password (with a session). */
+      passkey: RedeemPasskeyArgsSchema.optional(),
     })
     .optional(),
-  key: z.strictObject({
-    id: UlidSchema,
-    name: NameSchema,
-    keyHash: KeyHashSchema,
-    prefix: z.string().min(4).max(16),
-  }),
+  /** A session for the browser that redeems, in place of a key (the app's sign-up). */
+  session: CreateSessionArgsSchema.omit({ replaces: true }).optional(),
+  key: z
+    .strictObject({
+      id: UlidSchema,
+      name: NameSchema,
+      keyHash: KeyHashSchema,
+      prefix: z.string().min(4).max(16),
+    })
+    .optional(),
 })
 export type RedeemInvitationArgs = z.output<typeof RedeemInvitationArgsSchema>
 

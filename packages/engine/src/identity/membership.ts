@@ -147,6 +147,7 @@ export const listMemberKeys = defineQuery({
       .selectFrom('api_keys')
       .selectAll()
       .where('user_id', '=', args.userId)
+      .where('kind', '=', 'key')
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute()

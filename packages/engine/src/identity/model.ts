@@ -26,6 +26,8 @@ export interface User {
   id: string
   name: string
   email: string | null
+  /** When the email was verified by a link mailed to it; null until then, and after it changes. */
+  emailVerifiedAt: string | null
   timeZone: string | null
   defaultHouseholdId: string | null
   preferences: Record<string, unknown>
@@ -61,6 +63,7 @@ export function toUser(row: UserRow): User {
     id: row.id,
     name: row.name,
     email: row.email,
+    emailVerifiedAt: row.email_verified_at?.toISOString() ?? null,
     timeZone: row.time_zone,
     defaultHouseholdId: row.default_household_id,
     preferences: row.preferences,

@@ -15,7 +15,7 @@ import {
   UpdateProfileArgsSchema,
 } from './schema.ts'
 
-/** Creates a user; an email, when given, is unique. Used by the CLI and first start. */
+/** Creates a user; an email, when given, is unique, compared case-insensitively. Used by the CLI and first start. */
 export const createUser = defineUserMutator({
   audience: 'system',
   description: 'Creates a user.',
@@ -26,7 +26,7 @@ export const createUser = defineUserMutator({
       const taken = await tx
         .selectFrom('users')
         .select('id')
-        .where('email', '=', args.email)
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', args.email!.toLowerCase()))
         .executeTakeFirst()
       if (taken) throw conflict('EMAIL_TAKEN', `A user with the email ${args.email} already exists.`)
     }
@@ -192,16 +192,27 @@ export const updateProfile = defineUserMutator({
       const taken = await tx
         .selectFrom('users')
         .select('id')
-        .where('email', '=', args.email)
+        .where((eb) => eb(eb.fn('lower', ['email']), '=', args.email!.toLowerCase()))
         .where('id', '!=', ctx.userId)
         .executeTakeFirst()
       if (taken) throw conflict('EMAIL_TAKEN', `Another user already has the email ${args.email}.`)
+    }
+    // A new email is unverified until a link mailed to it is followed; a change of case is none.
+    let emailChanged = false
+    if (args.email !== undefined) {
+      const before = await tx
+        .selectFrom('users')
+        .select('email')
+        .where('id', '=', ctx.userId)
+        .executeTakeFirst()
+      emailChanged = before?.email?.toLowerCase() !== args.email?.toLowerCase()
     }
     const row = await tx
       .updateTable('users')
       .set({
         ...(args.name !== undefined && { name: args.name }),
         ...(args.email !== undefined && { email: args.email }),
+        ...(emailChanged && { email_verified_at: null }),
         ...(args.timeZone !== undefined && { time_zone: args.timeZone }),
         ...(args.defaultHouseholdId !== undefined && { default_household_id: args.defaultHouseholdId }),
         updated_at: ctx.now,

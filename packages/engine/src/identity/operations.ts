@@ -1,5 +1,11 @@
 import type { IdentityHooks } from './household-seeders.ts'
-import { createInvitation, listInvitations, redeemInvitation, revokeInvitation } from './invitations.ts'
+import {
+  beginInvitationPasskey,
+  createInvitation,
+  listInvitations,
+  redeemInvitation,
+  revokeInvitation,
+} from './invitations.ts'
 import {
   leaveHousehold,
   listMemberKeys,
@@ -41,6 +47,7 @@ export function identityOperations(hooks: IdentityHooks) {
     invitations: {
       create: createInvitation,
       list: listInvitations,
+      passkeyOptions: beginInvitationPasskey,
       redeem: redeemInvitation,
       revoke: revokeInvitation,
     },

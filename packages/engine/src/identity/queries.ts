@@ -73,6 +73,7 @@ export const listApiKeys = defineUserQuery({
       .selectFrom('api_keys')
       .selectAll()
       .where('user_id', '=', ctx.userId)
+      .where('kind', '=', 'key')
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute()

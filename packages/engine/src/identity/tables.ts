@@ -8,6 +8,8 @@ export interface UsersTable {
   id: string
   name: string
   email: string | null
+  /** When the person followed a link mailed to `email` (migration 0049); null until then, and after a change. */
+  email_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>
   time_zone: string | null
   default_household_id: string | null
   preferences: ColumnType<Record<string, unknown>, string | undefined, string>
@@ -34,6 +36,9 @@ export interface MembershipsTable {
   created_at: Timestamp
 }
 
+/** What a credential row is: a program's key, a browser's session or an SDK device. */
+export type CredentialKind = 'key' | 'session' | 'device'
+
 /** A bearer credential; only the SHA-256 of the secret is kept. */
 export interface ApiKeysTable {
   id: string
@@ -45,6 +50,17 @@ export interface ApiKeysTable {
   created_at: Timestamp
   last_used_at: Date | null
   revoked_at: Date | null
+  /**
+   * `key` for a program's key, `session` for a person's signed-in browser (sign-in/sessions.ts),
+   * `device` for a signed-in SDK device (sign-in/devices.ts).
+   */
+  kind: ColumnType<CredentialKind, CredentialKind | undefined, CredentialKind>
+  /** A session's absolute end; null for a key. */
+  expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  /** A session ends this long after its last use; null for a key. */
+  idle_seconds: ColumnType<number | null, number | null | undefined, number | null>
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>
+  client_address: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 /** An owner's single-use offer of a role and a key's scopes; only the code's SHA-256 is kept. */

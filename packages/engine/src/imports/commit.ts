@@ -6,6 +6,7 @@ import { toAccount } from '../ledger/accounts/model.ts'
 import { bulkCreateTransactions } from '../ledger/transactions/mutators/bulk-create.ts'
 import type { LedgerHooks } from '../ledger/transactions/pipeline.ts'
 import type { TransactionInput } from '../ledger/transactions/schema.ts'
+import type { MutationContext } from '../mutator/context.ts'
 import { defineMutator } from '../mutator/define.ts'
 import { type ImportBatch, toImportBatch } from './model.ts'
 import type { CsvMapping } from './parse/csv.ts'
@@ -88,6 +89,7 @@ export function defineCommitImport(hooks: LedgerHooks) {
     description:
       "Commits a bank file's plan into an account as one undoable batch; duplicates are skipped, so a second commit of the same file imports nothing.",
     scope: 'write:transactions',
+    cost: 'expensive',
     args: CommitImportArgsSchema,
     async run(tx, args, ctx): Promise<ImportResult> {
       const taken = await tx
@@ -132,47 +134,7 @@ export function defineCommitImport(hooks: LedgerHooks) {
           },
         )
       }
-      const kept = plan.rows.filter(
-        (r) => r.outcome === 'new' || r.outcome === 'matched' || r.outcome === 'ambiguous',
-      )
-      const inputs = kept.map((r) => inputOf(args.id, args.accountId, r))
-      // The plan looked for twins as the match engine does, in this transaction: a new row has none.
-      const twinsOnlyFor = new Set(
-        inputs.filter((_, i) => kept[i]!.outcome !== 'new').map((input) => input.id),
-      )
-      const created: string[] = []
-      const matched: ImportedMatch[] = []
-      for (let i = 0; i < inputs.length; i += CHUNK) {
-        // The plan left out the rows the account holds and the file's repeats, in this transaction.
-        const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks, {
-          knownImportsChecked: true,
-          twinsOnlyFor,
-        })
-        created.push(...result.items.map((t) => t.id))
-        matched.push(
-          ...result.matched.map((m) => ({
-            transactionId: m.transactionId,
-            matchedTransactionId: m.matchedTransactionId,
-          })),
-        )
-      }
-      const row = await tx
-        .insertInto('import_batches')
-        .values({
-          household_id: ctx.householdId,
-          id: args.id,
-          account_id: args.accountId,
-          format: plan.format,
-          transaction_ids: created,
-          matched: JSON.stringify(matched),
-          duplicate_count: plan.counts.duplicate,
-          refused_count: plan.counts.refused,
-          file_ledger_balance_cents:
-            plan.fileLedgerBalanceCents === null ? null : Number(plan.fileLedgerBalanceCents),
-          created_at: ctx.now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow()
+      const row = await importPlannedRows(tx, ctx, hooks, args.id, args.accountId, plan)
       // The file names the account's bank account from now on: first import, or a change accepted.
       if (check.status === 'new' || check.status === 'unknown') {
         const updated = await tx
@@ -201,4 +163,63 @@ export function defineCommitImport(hooks: LedgerHooks) {
       }
     },
   })
+}
+
+/**
+ * Imports a plan's new, matched and ambiguous rows as one batch, in the caller's transaction:
+ * through bulk create (aliases, rules, suggestions, the match engine, the overrun check), with
+ * duplicates and refused rows left out. Bank files and bank connections both import this way.
+ */
+export async function importPlannedRows(
+  tx: Tx<Database>,
+  ctx: MutationContext,
+  hooks: LedgerHooks,
+  batchId: string,
+  accountId: string,
+  plan: ImportPlan,
+  status?: (row: ImportPlan['rows'][number]) => 'pending' | 'cleared',
+) {
+  const kept = plan.rows.filter(
+    (r) => r.outcome === 'new' || r.outcome === 'matched' || r.outcome === 'ambiguous',
+  )
+  const inputs = kept.map((r) => ({
+    ...inputOf(batchId, accountId, r),
+    ...(status && { status: status(r) }),
+  }))
+  // The plan looked for twins as the match engine does, in this transaction: a new row has none.
+  const twinsOnlyFor = new Set(inputs.filter((_, i) => kept[i]!.outcome !== 'new').map((input) => input.id))
+  const created: string[] = []
+  const matched: ImportedMatch[] = []
+  for (let i = 0; i < inputs.length; i += CHUNK) {
+    // The plan left out the rows the account holds and the file's repeats, in this transaction.
+    const result = await bulkCreateTransactions(tx, inputs.slice(i, i + CHUNK), ctx, hooks, {
+      knownImportsChecked: true,
+      twinsOnlyFor,
+    })
+    created.push(...result.items.map((t) => t.id))
+    matched.push(
+      ...result.matched.map((m) => ({
+        transactionId: m.transactionId,
+        matchedTransactionId: m.matchedTransactionId,
+      })),
+    )
+  }
+  const row = await tx
+    .insertInto('import_batches')
+    .values({
+      household_id: ctx.householdId,
+      id: batchId,
+      account_id: accountId,
+      format: plan.format,
+      transaction_ids: created,
+      matched: JSON.stringify(matched),
+      duplicate_count: plan.counts.duplicate,
+      refused_count: plan.counts.refused,
+      file_ledger_balance_cents:
+        plan.fileLedgerBalanceCents === null ? null : Number(plan.fileLedgerBalanceCents),
+      created_at: ctx.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  return row
 }

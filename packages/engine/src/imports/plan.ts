@@ -206,8 +206,21 @@ export async function planImport(
   accountId: string,
   file: BankFile,
 ): Promise<{ plan: ImportPlan; account: AccountRow; statement: Statement }> {
+  await requireAccount(db, householdId, accountId)
+  return planStatement(db, householdId, accountId, statementOf(file))
+}
+
+/**
+ * Plans a statement already read (a bank file's, or a bank connection's window of rows) against
+ * one account, as `planImport` does for a file: one way to tell new, duplicate and matched rows.
+ */
+export async function planStatement(
+  db: Db,
+  householdId: string,
+  accountId: string,
+  statement: Statement,
+): Promise<{ plan: ImportPlan; account: AccountRow; statement: Statement }> {
   const account = await requireAccount(db, householdId, accountId)
-  const statement = statementOf(file)
   if (statement.currency && statement.currency.toUpperCase() !== account.currency) {
     throw new EngineError(
       400,
@@ -239,7 +252,7 @@ export async function planImport(
       .select(['id', 'imported_id'])
       .where('household_id', '=', householdId)
       .where('account_id', '=', accountId)
-      .where('imported_id', 'in', idList(slice))
+      .where('imported_id', '=', idList(slice))
       .execute())
       known.set(r.imported_id!, r.id)
   }

@@ -22,6 +22,7 @@ export const previewImport = defineQuery({
   description:
     'Plans a bank file against an account without changing anything: each row new, duplicate, matched, ambiguous or refused with a reason.',
   scope: 'read:transactions',
+  cost: 'expensive',
   args: PreviewImportArgsSchema,
   async run(db, args, ctx): Promise<ImportPlan> {
     const mapping =

@@ -32,6 +32,16 @@ import * as webhookClaimIndex from './0031-webhook-claim-index.ts'
 import * as importBankAccount from './0032-import-bank-account.ts'
 import * as notes from './0034-notes.ts'
 import * as webhookDeliveryUpdates from './0036-webhook-delivery-updates.ts'
+import * as signIn from './0037-sign-in.ts'
+import * as activity from './0038-activity.ts'
+import * as bankConnections from './0042-bank-connections.ts'
+import * as secondFactors from './0043-second-factors.ts'
+import * as deviceCredentials from './0044-device-credentials.ts'
+import * as passkeyRedeemChallenges from './0045-passkey-redeem-challenges.ts'
+import * as deviceUndoHistory from './0046-device-undo-history.ts'
+import * as forecastDaysRebuild from './0047-forecast-days-rebuild.ts'
+import * as suggestionGenerations from './0048-suggestion-generations.ts'
+import * as emailVerification from './0049-email-verification.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -67,6 +77,16 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0032-import-bank-account': importBankAccount,
   '0034-notes': notes,
   '0036-webhook-delivery-updates': webhookDeliveryUpdates,
+  '0038-activity': activity,
+  '0037-sign-in': signIn,
+  '0042-bank-connections': bankConnections,
+  '0043-second-factors': secondFactors,
+  '0044-device-credentials': deviceCredentials,
+  '0045-passkey-redeem-challenges': passkeyRedeemChallenges,
+  '0046-device-undo-history': deviceUndoHistory,
+  '0047-forecast-days-rebuild': forecastDaysRebuild,
+  '0048-suggestion-generations': suggestionGenerations,
+  '0049-email-verification': emailVerification,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -10,7 +10,22 @@ export interface ActorContext {
   /** Set when the operation arrived from a syncing device. */
   clientId?: string
   mutationId?: number
+  /** How the member acts, for the activity's actor (a key, a session, a job, the assistant). */
+  via?: ActorVia
 }
+
+/**
+ * The credential or agent an operation came through, besides the member: which API key or
+ * sign-in session, which job, or the assistant (the member being whoever confirmed). A device
+ * push needs none: its `clientId` names the device. Add a kind here and a label for it in
+ * `actorLabel` (activity/model.ts).
+ */
+export type ActorVia =
+  | { kind: 'key'; keyId: string }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'job'; job: string }
+  | { kind: 'assistant'; actionId: string }
+  | { kind: 'cli' }
 
 /** An actor inside one household, with the role their membership gives them. */
 export interface HouseholdContext extends ActorContext {

@@ -11,6 +11,17 @@ import type { ActorContext, HouseholdContext, MutationContext } from './context.
  */
 export type Audience = 'device' | 'server' | 'system'
 
+/**
+ * What a call costs the server: `cheap` (a row, a page, one write), `read-heavy` (a scan of a
+ * household's rows), `expensive` (a bank file, a back-fill of every row, years of a report).
+ * REST runs an expensive call only a few at a time per member and per household, and pauses it
+ * while cheaper requests wait (docs/api/README.md, Cost limits).
+ */
+export type CostClass = 'cheap' | 'read-heavy' | 'expensive'
+
+/** An operation's cost: one class, or one read from its raw arguments (a report's range of months). */
+export type Cost = CostClass | ((args: Record<string, unknown>) => CostClass)
+
 /** What every operation declares once; routes, sync, the SDK, docs and AI tools read it from here. */
 interface OperationInfo {
   /**
@@ -24,6 +35,8 @@ interface OperationInfo {
   audience: Audience
   /** One sentence saying what it does; it becomes the OpenAPI summary and the AI tool description. */
   description: string
+  /** What a call costs the server; `cheap` unless declared. */
+  cost: Cost
 }
 
 /** A named, validated change; the only way any row changes, for every caller alike. */
@@ -54,6 +67,7 @@ interface Definition<S extends z.ZodType, R, Ctx, Db, A extends Audience> {
   ownerOnly?: boolean
   audience: A
   description: string
+  cost?: Cost
   args: S
   run(db: Db, args: z.output<S>, ctx: Ctx): Promise<R>
 }
@@ -62,14 +76,14 @@ interface Definition<S extends z.ZodType, R, Ctx, Db, A extends Audience> {
 export function defineMutator<S extends z.ZodType, R, A extends Audience>(
   def: Definition<S, R, MutationContext<HouseholdContext>, Transaction<Database>, A>,
 ): Mutator<S, R, HouseholdContext> & { audience: A } {
-  return { kind: 'mutator', level: 'household', name: '', ownerOnly: false, ...def }
+  return { kind: 'mutator', level: 'household', name: '', ownerOnly: false, cost: 'cheap', ...def }
 }
 
 /** Declares a mutator that acts on the caller's own user (profile, keys), outside any household. */
 export function defineUserMutator<S extends z.ZodType, R, A extends Audience>(
   def: Definition<S, R, MutationContext<ActorContext>, Transaction<Database>, A>,
 ): Mutator<S, R, ActorContext> & { audience: A } {
-  return { kind: 'mutator', level: 'user', name: '', ownerOnly: false, ...def } as Mutator<
+  return { kind: 'mutator', level: 'user', name: '', ownerOnly: false, cost: 'cheap', ...def } as Mutator<
     S,
     R,
     ActorContext
@@ -80,14 +94,23 @@ export function defineUserMutator<S extends z.ZodType, R, A extends Audience>(
 export function defineQuery<S extends z.ZodType, R, A extends Audience>(
   def: Definition<S, R, HouseholdContext, Kysely<Database>, A>,
 ): Query<S, R, HouseholdContext> & { audience: A } {
-  return { kind: 'query', level: 'household', name: '', ownerOnly: false, ...def }
+  return { kind: 'query', level: 'household', name: '', ownerOnly: false, cost: 'cheap', ...def }
 }
 
 /** Declares a read about the caller's own user, outside any household. */
 export function defineUserQuery<S extends z.ZodType, R, A extends Audience>(
   def: Definition<S, R, ActorContext, Kysely<Database>, A>,
 ): Query<S, R, ActorContext> & { audience: A } {
-  return { kind: 'query', level: 'user', name: '', ownerOnly: false, ...def } as Query<S, R, ActorContext> & {
+  return { kind: 'query', level: 'user', name: '', ownerOnly: false, cost: 'cheap', ...def } as Query<
+    S,
+    R,
+    ActorContext
+  > & {
     audience: A
   }
+}
+
+/** The cost class of one call of `operation` with these raw arguments. */
+export function costOf(operation: Operation, args: Record<string, unknown>): CostClass {
+  return typeof operation.cost === 'function' ? operation.cost(args) : operation.cost
 }

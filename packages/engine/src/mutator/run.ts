@@ -1,5 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely'
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import type { z } from 'zod'
+import { activityEntry, isRecorded } from '../changes/activity.ts'
 import type { Database } from '../database.ts'
 import { EngineError, insufficientScope, ownerOnly } from '../errors.ts'
 import { monotonicUlids } from '../shared/ulid.ts'
@@ -60,12 +61,17 @@ export async function applyMutation<S extends z.ZodType, R, C extends ActorConte
   const householdId = mutator.level === 'household' ? (ctx as unknown as HouseholdContext).householdId : null
   const undo = options.undoFor === undefined ? null : String(options.undoFor)
   // The clock's answer is read after the body: a pipelining store sends it with the body's first statement.
-  const clock = householdId ? await tick(tx, householdId, undo) : null
+  const effects = options.effects ?? 'outbox'
+  // The server records who changed what in the same commit (a device keeps none): the clock's
+  // statement writes the entry and tells the change-log triggers to keep the rows' images.
+  const recorded = householdId !== null && effects === 'outbox' && undo === null && isRecorded(mutator.name)
+  const entry = recorded ? activityEntry(householdId!, mutator, ctx) : null
+  const clock = householdId ? await tick(tx, householdId, undo, entry) : null
   const events: DomainEvent[] = []
   const mctx = { ...ctx, emit: (type: string, data: Record<string, unknown>) => events.push({ type, data }) }
   const result = await mutator.run(tx, args, mctx as MutationContext<C>)
   const version = clock ? Number((await clock.answer).rows[0]!.version) : null
-  if ((options.effects ?? 'outbox') === 'outbox') {
+  if (effects === 'outbox') {
     await queueEvents(tx, { householdId, version, actorUserId: ctx.userId, now: ctx.now }, events)
   }
   return { result, version }
@@ -142,6 +148,7 @@ async function tick(
   tx: Transaction<Database>,
   householdId: string,
   undo: string | null,
+  entry: RawBuilder<unknown> | null,
 ): Promise<SentStatement<{ version: number }>> {
   // One statement, so a write pays one round trip for its clock rather than two or three.
   return sendStatement(
@@ -151,8 +158,9 @@ async function tick(
       insert into household_clock (household_id, version) values (${householdId}, 1)
       on conflict (household_id) do update set version = household_clock.version + 1
       returning version
-    )
-    select version, set_config('hearth.version', version::text, true)
+    )${entry ?? sql``}
+    select version, set_config('hearth.version', version::text, true),
+      set_config('hearth.activity_op', ${entry ? 'on' : ''}, true)
       ${undo === null ? sql`` : sql`, set_config('hearth.undo', ${undo}, true)`}
     from bumped`,
   )

@@ -29,6 +29,7 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
     categoryId: string
     availableCents: string
     subscription: { id: string; url: string }
+    connection: { id: string; institutions: string[] }
     reason: string
     recurrenceId: string
     name: string
@@ -44,6 +45,9 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
     operation: string
     targetId: string | null
     message: string
+    attempts: number
+    windowMinutes: number
+    addresses: string[]
   }
   switch (event.type) {
     case 'transaction.created': {
@@ -70,6 +74,13 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
         title: 'A webhook was disabled',
         body: `Deliveries to ${d.subscription.url} stopped: ${d.reason}`,
         subject: { type: 'webhookSubscription', subscriptionId: d.subscription.id },
+      }
+    case 'bankConnection.needsAttention':
+      return {
+        kind: 'bank_connection_attention',
+        title: 'A bank connection needs attention',
+        body: `${d.connection.institutions.join(', ') || 'A bank connection'} stopped syncing: ${d.reason}`,
+        subject: { type: 'bankConnection', connectionId: d.connection.id },
       }
     case 'recurrence.dueSoon':
       return {
@@ -104,6 +115,13 @@ export function draftFor(event: SourceEvent, format: (cents: string) => string):
           mutationId: String(d.mutationId),
           ...(d.targetId !== null && { targetId: d.targetId }),
         },
+      }
+    case 'signIn.failedPasswords':
+      return {
+        kind: 'sign_in_failures',
+        title: 'Wrong passwords were tried for your account',
+        body: `${d.attempts} wrong passwords were tried for your account within ${d.windowMinutes} minutes, from ${d.addresses.join(', ') || 'an unknown address'}. If this was not you, keep your password to yourself and add a second factor.`,
+        subject: { type: 'signIn', userId: event.actorUserId ?? '' },
       }
     default:
       return null

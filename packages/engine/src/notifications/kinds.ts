@@ -39,6 +39,13 @@ export const NOTIFICATION_KINDS = {
     actorOnly: false,
     defaults: ['in_app', 'email'],
   },
+  bank_connection_attention: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: true,
+    actorOnly: false,
+    defaults: ['in_app', 'email'],
+  },
   bill_due_soon: {
     live: true,
     aboutOwnAction: true,
@@ -66,6 +73,13 @@ export const NOTIFICATION_KINDS = {
     ownersOnly: false,
     actorOnly: true,
     defaults: ['in_app'],
+  },
+  sign_in_failures: {
+    live: true,
+    aboutOwnAction: true,
+    ownersOnly: false,
+    actorOnly: true,
+    defaults: ['in_app', 'email'],
   },
 } as const satisfies Record<string, KindInfo>
 

@@ -8,6 +8,12 @@ import { UlidSchema } from '../shared/schema.ts'
 export const CreatePushSubscriptionArgsSchema = z.strictObject({
   id: UlidSchema,
   endpoint: z.url({ protocol: /^https?$/ }).max(2000),
+  /**
+   * When the push service will end the subscription, as the browser's `toJSON()` includes it
+   * (usually null): accepted and not kept, since a push the service refuses with 404 or 410
+   * removes the subscription anyway.
+   */
+  expirationTime: z.number().int().nonnegative().nullable().optional(),
   keys: z.strictObject({
     p256dh: z.string().regex(/^[A-Za-z0-9_-]{80,100}={0,2}$/, 'Must be the base64url P-256 public key.'),
     auth: z.string().regex(/^[A-Za-z0-9_-]{16,24}={0,2}$/, 'Must be the base64url auth secret.'),

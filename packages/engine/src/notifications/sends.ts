@@ -10,6 +10,11 @@ export interface NotificationSend {
   pushSubscriptions: { id: string; endpoint: string; p256dh: string; auth: string }[]
 }
 
+/** Forgets a browser's push subscription its push service says is gone (404 or 410). */
+export async function forgetPushSubscription(db: Kysely<Database>, subscriptionId: string): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('id', '=', subscriptionId).execute()
+}
+
 /**
  * Reads a queued send: null when the notification is gone, its member has left the household, or
  * the member switched the channel off since (nothing is sent then).

@@ -1,4 +1,4 @@
-import type { Transaction as Tx } from 'kysely'
+import { sql, type Transaction as Tx } from 'kysely'
 import { deriveUlid } from '../catalog/model.ts'
 import type { Database } from '../database.ts'
 import type { TransactionPipelineStep } from '../ledger/transactions/pipeline.ts'
@@ -19,6 +19,54 @@ export const MIN_CONFIDENCE = 0.5
  */
 export async function trainCategoryModel(tx: Tx<Database>, householdId: string): Promise<CategoryModel> {
   return new CategoryModel(await trainingRows(tx, householdId))
+}
+
+/** Trained models kept, by household and generation (most recently used last): at most this many. */
+const KEPT_MODELS = 16
+const keptModels = new Map<string, CategoryModel>()
+
+/**
+ * The household's model as `trainCategoryModel` would train it now, trained once per generation
+ * of what it learns from (migration 0048: triggers replace a household's random generation id
+ * whenever its categorized rows, live categories or payees' names may have changed), so adding
+ * a row does not train it again. A model is kept only under an id that committed data carries:
+ * not while this transaction has changed the household's inputs itself (it may yet roll back),
+ * and only if the id was the same before and after the training's reads (on PostgreSQL another
+ * transaction may commit between two statements). Ids are random, so two stores in one process
+ * never share one, and an id a rolled-back transaction wrote never comes back.
+ */
+export async function householdCategoryModel(tx: Tx<Database>, householdId: string): Promise<CategoryModel> {
+  const key = await generationKey(tx, householdId)
+  const kept = key === null ? undefined : keptModels.get(key)
+  if (kept) {
+    keptModels.delete(key!)
+    keptModels.set(key!, kept)
+    return kept
+  }
+  const model = await trainCategoryModel(tx, householdId)
+  if (key !== null && (await generationKey(tx, householdId)) === key) {
+    keptModels.set(key, model)
+    if (keptModels.size > KEPT_MODELS) keptModels.delete(keptModels.keys().next().value!)
+  }
+  return model
+}
+
+/**
+ * `<household>:<generation>`, or null when the household has no generation yet or this
+ * transaction changed what its model learns from (the triggers name it in `hearth.suggestion_inputs`).
+ */
+async function generationKey(tx: Tx<Database>, householdId: string): Promise<string | null> {
+  const row = await tx
+    .selectFrom('suggestion_generations')
+    .select([
+      sql<string>`generation::text`.as('generation'),
+      sql<boolean>`strpos(coalesce(current_setting('hearth.suggestion_inputs', true), ''), ',' || household_id || ',') > 0`.as(
+        'changed',
+      ),
+    ])
+    .where('household_id', '=', householdId)
+    .executeTakeFirst()
+  return row && !row.changed ? `${householdId}:${row.generation}` : null
 }
 
 /** The household's live categories that sit in an income group: where money coming in goes. */
@@ -81,7 +129,7 @@ export async function trainingRows(tx: Tx<Database>, householdId: string): Promi
       .selectFrom('payees')
       .select(['id', 'normalized_name'])
       .where('household_id', '=', householdId)
-      .where('id', 'in', idList(payeeIds))
+      .where('id', '=', idList(payeeIds))
       .execute())
       names.set(p.id, p.normalized_name)
   }
@@ -119,7 +167,7 @@ export const categorySuggestionStep: TransactionPipelineStep = {
         d.row.status !== 'reconciled',
     )
     if (open.length === 0) return
-    const model = await trainCategoryModel(tx, ctx.householdId)
+    const model = await householdCategoryModel(tx, ctx.householdId)
     if (model.size < MIN_TRAINING_ROWS) return
     const payeeIds = [...new Set(open.flatMap((d) => (d.row.payee_id ? [d.row.payee_id] : [])))]
     const names = new Map<string, string>()
@@ -129,14 +177,14 @@ export const categorySuggestionStep: TransactionPipelineStep = {
         .selectFrom('payees')
         .select(['id', 'normalized_name'])
         .where('household_id', '=', ctx.householdId)
-        .where('id', 'in', idList(payeeIds))
+        .where('id', '=', idList(payeeIds))
         .execute())
         names.set(p.id, p.normalized_name)
       for (const r of await tx
         .selectFrom('payee_category_rejections')
         .select(['payee_id', 'category_id'])
         .where('household_id', '=', ctx.householdId)
-        .where('payee_id', 'in', idList(payeeIds))
+        .where('payee_id', '=', idList(payeeIds))
         .execute())
         rejected.add(`${r.payee_id}:${r.category_id}`)
     }

@@ -60,11 +60,21 @@ export interface PayeeCategoryRejectionsTable {
   created_at: Timestamp
 }
 
+/**
+ * Each store's key for its trained category model (migration 0048): a random id per household,
+ * replaced by triggers whenever what the model learns from may have changed. Never synced.
+ */
+export interface SuggestionGenerationsTable {
+  household_id: string
+  generation: string
+}
+
 /** The payees domain's tables. */
 export type PayeeTables = {
   payee_aliases: PayeeAliasesTable
   payee_merges: PayeeMergesTable
   payee_category_rejections: PayeeCategoryRejectionsTable
+  suggestion_generations: SuggestionGenerationsTable
 }
 
 export type PayeeAliasRow = Selectable<PayeeAliasesTable>

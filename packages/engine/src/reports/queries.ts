@@ -8,7 +8,7 @@ import type { HouseholdContext } from '../mutator/context.ts'
 import { defineQuery } from '../mutator/define.ts'
 import { type AccountMovement, addMonths, cashFlowByMonth, lastDayOf, netWorthByMonth } from './model.ts'
 import { ratesToBase } from './rates.ts'
-import { type MonthRangeArgs, MonthRangeArgsSchema, REPORT_MAX_MONTHS } from './schema.ts'
+import { type MonthRangeArgs, MonthRangeArgsSchema, REPORT_MAX_MONTHS, reportCost } from './schema.ts'
 
 /** The months a report covers, checked; see `MonthRangeArgsSchema` for the defaults. */
 async function monthRange(
@@ -64,6 +64,7 @@ export const netWorthReport = defineQuery({
   description:
     'Assets, liabilities and net worth at the end of each month, in the base currency: each account above zero is an asset, below zero a liability.',
   scope: 'read:transactions',
+  cost: reportCost,
   args: MonthRangeArgsSchema,
   async run(db, args, ctx): Promise<NetWorthReport> {
     const { fromMonth, toMonth, months } = await monthRange(db, args, ctx)
@@ -136,6 +137,7 @@ export const cashFlowReport = defineQuery({
   description:
     'Income against spending per month on the on-budget accounts, in the base currency; transfers between your own accounts and opening balances are left out.',
   scope: 'read:transactions',
+  cost: reportCost,
   args: MonthRangeArgsSchema,
   async run(db, args, ctx): Promise<CashFlowReport> {
     const { fromMonth, toMonth, months } = await monthRange(db, args, ctx)
@@ -214,6 +216,7 @@ export const ageOfMoneyReport = defineQuery({
   description:
     'The age of money at the end of each month (today in the current month), as budgets.ageOfMoney computes it on that day.',
   scope: 'read:budgets',
+  cost: reportCost,
   args: MonthRangeArgsSchema,
   async run(db, args, ctx): Promise<AgeOfMoneyReport> {
     const { fromMonth, toMonth, months, today } = await monthRange(db, args, ctx)

@@ -177,9 +177,9 @@ describe('reports.spending', () => {
     const byCategory = await h.read(operations.reports.spending, { ...range, groupBy: 'category' })
     expect(byCategory.groups).toEqual(
       [
-        { id: null, name: 'Uncategorized', spentCents: '-300000', count: 1 },
-        { id: food, name: 'Food', spentCents: '17000', count: 2 },
-        { id: fun, name: 'Fun', spentCents: '4101', count: 2 },
+        { id: null, name: 'Uncategorized', spentCents: '-300000', netSpentCents: '-300000', count: 1 },
+        { id: food, name: 'Food', spentCents: '17000', netSpentCents: '17000', count: 2 },
+        { id: fun, name: 'Fun', spentCents: '4101', netSpentCents: '4101', count: 2 },
       ].sort((a, b) => Number(b.spentCents) - Number(a.spentCents)),
     )
     expect(byCategory).toMatchObject({
@@ -194,6 +194,45 @@ describe('reports.spending', () => {
       ['Market', '8000'],
       ['Café', '1101'],
       ['Employer', '-300000'],
+    ])
+  })
+
+  it('nets refunds out of spending and counts income categories alone as earned', async () => {
+    const h = await ledgerHousehold({ baseCurrency: 'USD', timeZone: 'UTC' })
+    h.ctx.now = now
+    const checking = await account(h, 'cash')
+    const living = ulid()
+    const income = ulid()
+    await h.run(operations.categoryGroups.create, { id: living, name: 'Living' })
+    await h.run(operations.categoryGroups.create, { id: income, name: 'Income', isIncome: true })
+    const groceries = ulid()
+    const salary = ulid()
+    await h.run(operations.categories.create, { id: groceries, groupId: living, name: 'Groceries' })
+    await h.run(operations.categories.create, { id: salary, groupId: income, name: 'Salary' })
+    // 6,400.00 salary; 100.00 of groceries, a 12.50 grocery refund and 5.00 uncategorized: 92.50
+    // spent, 6,400.00 earned.
+    await row(h, checking, '2026-02-01', 640_000, { categoryId: salary, payeeName: 'Employer' })
+    await row(h, checking, '2026-02-02', -10_000, { categoryId: groceries, payeeName: 'Grocer' })
+    await row(h, checking, '2026-02-09', 1_250, { categoryId: groceries, payeeName: 'Grocer' })
+    await row(h, checking, '2026-02-10', -500, { payeeName: 'Kiosk' })
+    const range = { fromDate: '2026-02-01', toDate: '2026-02-28' }
+    const byCategory = await h.read(operations.reports.spending, { ...range, groupBy: 'category' })
+    expect(byCategory).toMatchObject({
+      spentCents: '10500',
+      incomeCents: '641250',
+      netSpentCents: '9250',
+      earnedCents: '640000',
+    })
+    expect(byCategory.groups.map((g) => [g.name, g.spentCents, g.netSpentCents])).toEqual([
+      ['Groceries', '8750', '8750'],
+      ['Uncategorized', '500', '500'],
+      ['Salary', '-640000', '0'],
+    ])
+    const byPayee = await h.read(operations.reports.spending, { ...range, groupBy: 'payee' })
+    expect(byPayee.groups.map((g) => [g.name, g.netSpentCents])).toEqual([
+      ['Grocer', '8750'],
+      ['Kiosk', '500'],
+      ['Employer', '0'],
     ])
   })
 })

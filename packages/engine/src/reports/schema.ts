@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MonthSchema } from '../budgets/month.ts'
+import type { CostClass } from '../mutator/define.ts'
 
 /** The most months one report covers: twenty years. */
 export const REPORT_MAX_MONTHS = 240
@@ -12,3 +13,22 @@ export const MonthRangeArgsSchema = z.strictObject({
   toMonth: MonthSchema.optional(),
 })
 export type MonthRangeArgs = z.output<typeof MonthRangeArgsSchema>
+
+/** A report covering more months than this is an expensive call (docs/api/README.md, Cost limits). */
+export const LONG_REPORT_MONTHS = 24
+
+/**
+ * The cost of a report over the range its raw arguments name (`YYYY-MM` months or `YYYY-MM-DD`
+ * dates; an end left out counts as twelve months): expensive past 24 months, else read-heavy.
+ */
+export function reportCost(args: Record<string, unknown>): CostClass {
+  const from = monthIndex(args.fromMonth ?? args.fromDate)
+  const to = monthIndex(args.toMonth ?? args.toDate)
+  const months = from === null || to === null ? 12 : to - from + 1
+  return months > LONG_REPORT_MONTHS ? 'expensive' : 'read-heavy'
+}
+
+function monthIndex(value: unknown): number | null {
+  const match = typeof value === 'string' ? /^(\d{4})-(\d{2})/.exec(value) : null
+  return match ? Number(match[1]) * 12 + Number(match[2]) - 1 : null
+}

@@ -143,6 +143,7 @@ export const applyAllRules = defineMutator({
   description:
     'Runs every enabled rule over existing transactions, in priority order; first match wins per field.',
   scope: 'write:rules',
+  cost: 'expensive',
   args: NoArgsSchema,
   async run(tx, _args, ctx): Promise<RuleRunResult> {
     const rules = await compileRules(

@@ -88,7 +88,7 @@ export const applyRulesStep: TransactionPipelineStep = {
                 .selectFrom('payees')
                 .select(['id', 'name'])
                 .where('household_id', '=', ctx.householdId)
-                .where('id', 'in', idList(payeeIds))
+                .where('id', '=', idList(payeeIds))
                 .execute()
             ).map((p) => [p.id, p.name]),
           )

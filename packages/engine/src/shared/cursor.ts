@@ -86,3 +86,12 @@ export function pageOf<Row>(
   const last = page.at(-1)
   return { page, nextCursor: rows.length > limit && last !== undefined ? cursorOf(last) : null }
 }
+
+/** The sort key of a list ordered by a household version, newest first (activity). */
+export function encodeVersionCursor(version: number): string {
+  return encode(`n1|${version}`)
+}
+
+export function decodeVersionCursor(cursor: string): number {
+  return Number(decode(cursor, /^n1\|(\d{1,15})$/)[1])
+}

@@ -10,9 +10,10 @@ const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock'])
 const CACHES = new Set(['budget_closings'])
 /**
  * Tables triggers rebuild, in replica mode too, from the rows a restore writes (migration 0030):
- * never dumped, since restoring them as well would count every row twice.
+ * never dumped, since restoring them as well would count every row twice. The category model's
+ * keys (0048) are each store's own: the restore's truncate and inserts replace them.
  */
-const DERIVED = new Set(['forecast_days'])
+const DERIVED = new Set(['forecast_days', 'suggestion_generations'])
 const FORMAT = 'hearth-backup'
 const INSERT_BATCH = 500
 

@@ -34,6 +34,11 @@ export interface PGliteStoreOptions {
    * follow in the order they were made.
    */
   relaxedDurability?: boolean
+  /**
+   * A new store starts from this data folder (a tarball from PGlite's `dumpDataDir`) instead of
+   * initdb; only for a store with no data yet (PGlite refuses it over an existing one).
+   */
+  loadDataDir?: Blob
 }
 
 /** How a folder store syncs: its file system, its start parameters, and the wait before a commit is answered. */
@@ -64,6 +69,7 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
   if (fs) pgliteOptions.fs = fs
   if (options.initdbParams) pgliteOptions.initDbStartParams = [...options.initdbParams]
   if (options.relaxedDurability) pgliteOptions.relaxedDurability = true
+  if (options.loadDataDir) pgliteOptions.loadDataDir = options.loadDataDir
   const pg =
     options.dataDir === 'memory://' || fs
       ? new PGlite(pgliteOptions)
@@ -71,7 +77,10 @@ export async function openPGliteStore(options: PGliteStoreOptions): Promise<Stor
   await pg.waitReady
   durable?.afterOpen()
   const store = wrapPGlite(pg, options.dataDir, options.onClose, durable?.settle)
-  return durable ? { ...store, walSyncs: durable.syncs } : store
+  if (durable) return { ...store, walSyncs: durable.syncs }
+  // The file system chains its flushes, so one more waits for those before it.
+  if (options.relaxedDurability && fs) return { ...store, persisted: () => fs.syncToFs() }
+  return store
 }
 
 /** Wraps an already-open PGlite (a clone, say) as a store. */

@@ -73,9 +73,19 @@ export class PreparedClient extends pg.Client {
   }
 }
 
+/** Each statement text's digest, kept: a REST write sends a dozen statements, each hashed afresh before. */
+const digests = new Map<string, string>()
+
 /** The same text gets the same name on every connection. */
 function statementName(text: string, generation: number): string {
-  return `h${generation}_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`
+  let digest = digests.get(text)
+  if (digest === undefined) {
+    // The texts a server sends are few (its statements), but a kept map must not grow without end.
+    if (digests.size >= MAX_PREPARED * 4) digests.clear()
+    digest = createHash('sha1').update(text).digest('base64url').slice(0, 20)
+    digests.set(text, digest)
+  }
+  return `h${generation}_${digest}`
 }
 
 /** The part of a socket `#writeWithTick` uses. */

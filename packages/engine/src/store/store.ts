@@ -24,5 +24,12 @@ export interface Store {
    * thread pool (docs/durability.md); absent on other stores. For benchmarks.
    */
   walSyncs?(): WalSyncCounts
+  /**
+   * Answers once everything committed so far is in the store's storage. Only a store whose
+   * commits answer before their writes are stored has it (a browser replica, PGlite's
+   * `relaxedDurability`): what it shows can be lost if the browser closes before then, and is
+   * then synced again from the server.
+   */
+  persisted?(): Promise<void>
   close(): Promise<void>
 }

@@ -33,6 +33,36 @@ export async function clearHousehold(tx: Transaction<Database>, householdId: str
   await sql`select hearth_sync_clear(${householdId})`.execute(tx)
 }
 
+/**
+ * The derived sums a snapshot's load adds up once at the end rather than page by page: the
+ * insert trigger each table's pages would fire (0030's `forecast_days`, `enable always` so it
+ * fires for server rows too), and the function that recomputes a household's sums (0047). Paged,
+ * the triggers cost a 50,000-row first sync seconds on a loaded machine (bench:sync).
+ */
+const SNAPSHOT_SUMS = {
+  triggers: [
+    ['transactions', 'transactions_forecast_days_insert'],
+    ['transaction_splits', 'transaction_splits_forecast_days_insert'],
+  ],
+  rebuild: 'hearth_forecast_days_rebuild',
+} as const
+
+/**
+ * Pauses the derived sums' insert triggers for a snapshot's load, in its transaction (a rollback
+ * brings them back); `resumeDerivedSums` turns them on again and adds the household up once.
+ */
+export async function pauseDerivedSums(tx: Transaction<Database>): Promise<void> {
+  for (const [table, trigger] of SNAPSHOT_SUMS.triggers)
+    await sql`alter table ${sql.table(table)} disable trigger ${sql.id(trigger)}`.execute(tx)
+}
+
+/** Turns the derived sums' triggers back on (`enable always`, as they were) and recomputes the household's sums. */
+export async function resumeDerivedSums(tx: Transaction<Database>, householdId: string): Promise<void> {
+  for (const [table, trigger] of SNAPSHOT_SUMS.triggers)
+    await sql`alter table ${sql.table(table)} enable always trigger ${sql.id(trigger)}`.execute(tx)
+  await sql`select ${sql.raw(SNAPSHOT_SUMS.rebuild)}(${householdId})`.execute(tx)
+}
+
 /** Restores every row pending mutations wrote to its image from before them; returns how many. */
 export async function undoPending(tx: Transaction<Database>): Promise<number> {
   const { rows } = await sql<{ n: number }>`select hearth_sync_undo() as n`.execute(tx)

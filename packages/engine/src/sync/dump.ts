@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
-import { syncedTables } from './synced-tables.ts'
+import { syncedTables, syncKey } from './synced-tables.ts'
 
 /**
  * Every replicated row of a household, table by table, in key order, with instants rendered in
@@ -20,11 +20,7 @@ async function dumpIn(tx: Transaction<Database>, householdId: string) {
     await sql`set local time zone 'UTC'`.execute(tx)
     const out: Record<string, Record<string, unknown>[]> = {}
     for (const table of await syncedTables(tx)) {
-      const { rows: keyRows } = await sql<{ key: string[] }>`select hearth_sync_key(${table}) as key`.execute(
-        tx,
-      )
-      const key = keyRows[0]?.key ?? []
-      const owner = key.length === 1 ? 'id' : 'household_id'
+      const { key, owner } = await syncKey(tx, table)
       const { rows } = await sql<{ row: Record<string, unknown> }>`
         select to_jsonb(t) as row from ${sql.table(table)} t
         where t.${sql.ref(owner)} = ${householdId}

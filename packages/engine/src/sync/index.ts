@@ -1,5 +1,6 @@
 export * from './apply-rows.ts'
 export * from './delta.ts'
+export * from './digest.ts'
 export * from './dump.ts'
 export * from './log-window.ts'
 export * from './read-policy.ts'

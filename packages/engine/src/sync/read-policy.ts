@@ -84,6 +84,15 @@ export const READ_POLICY = {
   users: { serverOnly: true, why: 'People span households; a device learns members from memberships.' },
   api_keys: { serverOnly: true, why: 'Key hashes are secrets.' },
   invitations: { serverOnly: true, why: 'Code hashes are secrets, and only owners list invitations.' },
+  passwords: { serverOnly: true, why: 'Password hashes are secrets.' },
+  sign_in_links: { serverOnly: true, why: 'Setup and reset codes are secrets.' },
+  email_verifications: { serverOnly: true, why: 'Email verification codes are secrets.' },
+  totp_factors: { serverOnly: true, why: 'A second factor’s secret, sealed.' },
+  recovery_codes: { serverOnly: true, why: 'Recovery code hashes are secrets.' },
+  passkeys: { serverOnly: true, why: 'A person’s passkeys are theirs and the server’s alone.' },
+  webauthn_challenges: { serverOnly: true, why: 'Challenges of sign-ins in progress.' },
+  device_refresh_tokens: { serverOnly: true, why: 'Refresh token hashes are secrets.' },
+  oidc_identities: { serverOnly: true, why: 'Which provider account signs a person in is theirs alone.' },
   idempotency_keys: { serverOnly: true, why: 'Stored REST answers, per caller.' },
   outbox: { serverOnly: true, why: 'Side effects waiting for the server to send them.' },
   change_log: {
@@ -97,6 +106,14 @@ export const READ_POLICY = {
   sync_clients: { serverOnly: true, why: "The server's record of each device and its lmid." },
   sync_rejections: { serverOnly: true, why: 'Refused mutations, told to their own device in welcome.' },
   sync_log_floors: { serverOnly: true, why: 'How far the change log was trimmed.' },
+  activity: {
+    serverOnly: true,
+    why: 'Who changed what: the server records it when it commits a change; members read it over REST.',
+  },
+  activity_changes: {
+    serverOnly: true,
+    why: "The rows each activity entry changed, before and after; read with the entry, per the reader's scopes.",
+  },
   budget_overruns: {
     serverOnly: true,
     why: 'Which overruns budget.overrun already announced; each replica keeps its own.',
@@ -108,6 +125,10 @@ export const READ_POLICY = {
   forecast_days: {
     serverOnly: true,
     why: 'Daily spending sums each store keeps from its own rows by triggers, for forecasts; never synced.',
+  },
+  suggestion_generations: {
+    serverOnly: true,
+    why: "Each store's key for its trained category model, replaced by its own triggers; never synced.",
   },
   recurrence_announcements: {
     serverOnly: true,
@@ -133,6 +154,11 @@ export const READ_POLICY = {
   },
   webhook_subscriptions: { serverOnly: true, why: 'Signing secrets never leave the server.' },
   webhook_deliveries: { serverOnly: true, why: "The server's log of what it sent to webhook receivers." },
+  bank_connections: { serverOnly: true, why: "A bank provider's access credential never leaves the server." },
+  bank_links: {
+    serverOnly: true,
+    why: 'Read with their connection over REST; the rows they bring sync as rows.',
+  },
   notification_preferences: {
     serverOnly: true,
     why: 'Per user, outside any household; read and set over REST.',
@@ -152,6 +178,10 @@ export const READ_POLICY = {
   device_state: { deviceOnly: true, why: "A replica's identity and cursor." },
   device_pending: { deviceOnly: true, why: "A replica's unconfirmed mutations." },
   device_undo: { deviceOnly: true, why: 'Row images from before pending mutations, for the rebase.' },
+  device_history: {
+    deviceOnly: true,
+    why: 'Row images of the device’s last confirmed mutations, for an offline undo.',
+  },
 } as const satisfies Record<StoreTable, TableReadRule>
 
 /** The tables a device may receive, by its key's scopes. */

@@ -2,7 +2,7 @@ import { type Kysely, sql, type Transaction } from 'kysely'
 import type { Database } from '../database.ts'
 import { type ReaderOptions, readPosition, type SyncPosition } from './delta.ts'
 import { canReadRow, canReadTable, readRule } from './read-policy.ts'
-import { syncedTables } from './synced-tables.ts'
+import { syncedTables, syncKey } from './synced-tables.ts'
 
 /** Full row images of one table, as a page of a snapshot. */
 export interface TableRows {
@@ -49,11 +49,9 @@ async function readTable(
   pageSize: number,
   onPage: (page: TableRows) => void | Promise<void>,
 ): Promise<void> {
-  const { rows: keyRows } = await sql<{ key: string[] }>`select hearth_sync_key(${table}) as key`.execute(tx)
-  const key = keyRows[0]?.key ?? []
-  // A table keyed by id alone is the household itself; every other one carries household_id.
-  const keyColumn = key.length === 1 ? key[0]! : key.at(-1)!
-  const owner = key.length === 1 ? sql.ref('id') : sql.ref('household_id')
+  const { key, owner: ownerColumn } = await syncKey(tx, table)
+  const keyColumn = key.at(-1)!
+  const owner = sql.ref(ownerColumn)
   let after: string | null = null
   while (true) {
     // The first page and the ones after it are two statements, not one with `($after is null or

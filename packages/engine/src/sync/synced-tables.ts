@@ -10,3 +10,16 @@ export async function syncedTables(db: Kysely<Database> | Transaction<Database>)
   const { rows } = await sql<{ t: string }>`select hearth_synced_tables() as t`.execute(db)
   return rows.map((r) => r.t)
 }
+
+/**
+ * A synced table's primary key, and the column that names a row's household: `id` for the
+ * households table itself (keyed by id alone), `household_id` for every other one.
+ */
+export async function syncKey(
+  db: Kysely<Database> | Transaction<Database>,
+  table: string,
+): Promise<{ key: string[]; owner: 'id' | 'household_id' }> {
+  const { rows } = await sql<{ key: string[] }>`select hearth_sync_key(${table}) as key`.execute(db)
+  const key = rows[0]?.key ?? []
+  return { key, owner: key.length === 1 ? 'id' : 'household_id' }
+}

@@ -56,6 +56,20 @@ export interface DeviceUndoTable {
   row: Record<string, unknown> | null
 }
 
+/**
+ * Device: a confirmed mutation's row images from before it (null: it did not exist), in the order
+ * it wrote them, kept for the device's last confirmed mutations so it can undo them offline
+ * (migration 0046).
+ */
+export interface DeviceHistoryTable {
+  mutation_id: number
+  seq: number
+  table_name: string
+  household_id: string
+  row_id: string
+  before: Record<string, unknown> | null
+}
+
 /** Server: the highest version of a household whose change-log rows were trimmed. */
 export interface SyncLogFloorsTable {
   household_id: string
@@ -70,6 +84,7 @@ export interface SyncTables {
   device_state: DeviceStateTable
   device_pending: DevicePendingTable
   device_undo: DeviceUndoTable
+  device_history: DeviceHistoryTable
 }
 
 /** The engine's tables plus sync's. */

@@ -15,11 +15,13 @@ export function MoneyInput(props: {
   const [text, setText] = useState(centsToInput(props.cents))
   const [invalid, setInvalid] = useState(false)
   const focused = useRef(false)
+  // Typed into since it was focused or saved: a new saved amount (an undo) then waits for the blur.
+  const typed = useRef(false)
   // The amount last saved and not yet read back: Enter then leaving the field saves it once.
   const pending = useRef<bigint | null>(null)
   useEffect(() => {
     pending.current = null
-    if (!focused.current) setText(centsToInput(props.cents))
+    if (!focused.current || !typed.current) setText(centsToInput(props.cents))
   }, [props.cents])
   const save = () => {
     const cents = parseCents(text)
@@ -28,6 +30,7 @@ export function MoneyInput(props: {
       return
     }
     setInvalid(false)
+    typed.current = false
     if (cents !== BigInt(props.cents) && cents !== pending.current) {
       pending.current = cents
       void props.onSave(cents)
@@ -44,18 +47,23 @@ export function MoneyInput(props: {
       value={text}
       onFocus={(e) => {
         focused.current = true
+        typed.current = false
         e.currentTarget.select()
       }}
       onBlur={() => {
         focused.current = false
         save()
       }}
-      onInput={(e) => setText(e.currentTarget.value)}
+      onInput={(e) => {
+        typed.current = true
+        setText(e.currentTarget.value)
+      }}
       onKeyDown={(e) => {
         if (e.key === 'Enter') {
           e.preventDefault()
           save()
         } else if (e.key === 'Escape') {
+          typed.current = false
           setText(centsToInput(props.cents))
           setInvalid(false)
         } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

@@ -1,5 +1,6 @@
 import type { Hearth, RejectedEvent } from '@hearth/client'
 import { useEffect, useState } from 'preact/hooks'
+import { changeWords } from './change-words.ts'
 
 /**
  * Changes the server refused, with its reason and a way to dismiss each: the refused change's
@@ -20,14 +21,14 @@ export function RefusedChanges(props: { hearth: Hearth }) {
         {shown.map((r) => (
           <li key={r.mutation.id} class="refused-item">
             <div>
-              <strong>Not saved: {describe(r.mutation.name ?? 'change')}.</strong> <span>{r.message}</span>{' '}
+              <strong>Not saved: {changeWords(r.mutation.name ?? 'change')}.</strong> <span>{r.message}</span>{' '}
               <span class="muted">({r.code})</span>
             </div>
             <button
               type="button"
               class="ghost"
               onClick={() => setDismissed(new Set([...dismissed, r.mutation.id]))}
-              aria-label={`Dismiss: ${describe(r.mutation.name ?? 'change')}`}
+              aria-label={`Dismiss: ${changeWords(r.mutation.name ?? 'change')}`}
             >
               Dismiss
             </button>
@@ -36,17 +37,4 @@ export function RefusedChanges(props: { hearth: Hearth }) {
       </ul>
     </section>
   )
-}
-
-/** "transactions.update" → "a transaction change". */
-function describe(name: string): string {
-  if (!name.includes('.')) return 'a change'
-  const [noun = '', verb = ''] = name.split('.')
-  const thing = noun
-    .replace(/ies$/, 'y')
-    .replace(/s$/, '')
-    .replace(/([A-Z])/g, ' $1')
-    .toLowerCase()
-  const action: Record<string, string> = { create: 'new', update: 'change to a', delete: 'deletion of a' }
-  return `${action[verb] ? `${action[verb]} ${thing}` : `${thing} ${verb}`}`
 }

@@ -4,13 +4,16 @@ import { formatCents } from '../format.ts'
 import { useWatch } from '../hooks.ts'
 import { linkTo } from '../router.ts'
 
-/** The app's sections, and the open accounts grouped as the API groups them, with balances. */
-export function Sidebar(props: { hearth: Hearth | null; route: string[] }) {
+/**
+ * The app's sections, and the open accounts grouped as the API groups them, with balances. On a
+ * narrow screen it is folded behind the top bar's menu button (`open`).
+ */
+export function Sidebar(props: { hearth: Hearth | null; route: string[]; open?: boolean }) {
   const { data } = useWatch(props.hearth, 'accounts.list', { status: 'open' })
   const [section = 'budget', param] = props.route
   const groups = groupAccounts(data?.items ?? [])
   return (
-    <nav class="sidebar" aria-label="Main">
+    <nav id="main-nav" class={props.open ? 'sidebar open' : 'sidebar'} aria-label="Main">
       <ul class="nav-list">
         {ROUTES.map((r) => {
           const current = `/${section}` === r.path && !(section === 'accounts' && param)

@@ -1,20 +1,12 @@
 import type { Hearth } from '@hearth/client'
-import { useEffect, useState } from 'preact/hooks'
 import { useSyncStatus } from '../hooks.ts'
+import { useBrowserOnline } from '../reads/use-replica-state.ts'
+import { syncBadgeState } from './sync-badge-state.ts'
 
-/** Online, syncing or offline, with the changes waiting for the server. */
+/** Synced, syncing, connecting or offline, with the changes waiting for the server. */
 export function SyncBadge(props: { hearth: Hearth }) {
   const status = useSyncStatus(props.hearth)
-  const browserOnline = useBrowserOnline()
-  const state = status.error ? 'stopped' : !browserOnline ? 'offline' : status.state
-  const label =
-    state === 'stopped'
-      ? `Sync stopped: ${status.error?.message}`
-      : state === 'online'
-        ? 'Synced'
-        : state === 'syncing'
-          ? 'Syncing'
-          : 'Offline'
+  const { state, label } = syncBadgeState(status, useBrowserOnline())
   return (
     <output
       class={`sync-badge sync-${state}`}
@@ -31,19 +23,4 @@ export function SyncBadge(props: { hearth: Hearth }) {
       )}
     </output>
   )
-}
-
-/** The browser's own idea of the network, which changes at once when it goes offline. */
-function useBrowserOnline(): boolean {
-  const [online, setOnline] = useState(navigator.onLine)
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine)
-    addEventListener('online', update)
-    addEventListener('offline', update)
-    return () => {
-      removeEventListener('online', update)
-      removeEventListener('offline', update)
-    }
-  }, [])
-  return online
 }

@@ -1,5 +1,6 @@
 import type { Hearth } from '@hearth/client'
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
+import { HistoryPanel } from '../components/activity-list.tsx'
 import { MoneyInput } from '../components/money-input.tsx'
 import {
   addMonths,
@@ -12,7 +13,14 @@ import {
 } from '../format.ts'
 import { type QueryResult, useWatch } from '../hooks.ts'
 import { NoteEditor } from '../notes/note-editor.tsx'
-import { navigate } from '../router.ts'
+import { ReadGuard } from '../reads/read-guard.tsx'
+import { useReplicaState, withRows } from '../reads/use-replica-state.ts'
+import { linkTo, navigate } from '../router.ts'
+import { serverCall } from '../server-calls.ts'
+import { useServerRead } from '../server-read.ts'
+import { serverUrl } from '../session.ts'
+import { monthSummaryLines } from './month-summary-lines.ts'
+import { isSetUp } from './onboarding/set-up.ts'
 
 type BudgetMonth = QueryResult<'budgets.get'>
 type BudgetCategory = BudgetMonth['groups'][number]['categories'][number]
@@ -36,11 +44,45 @@ export function BudgetScreen(props: {
   hearth: Hearth | null
   opening: Promise<Hearth>
   month: string | null
+  householdId: string
 }) {
   const { hearth, opening } = props
-  const withHearth = <T,>(work: (h: Hearth) => Promise<T>) => (hearth ? work(hearth) : opening.then(work))
+  // A change made while the replica opens (or reopened empty) waits until it holds the rows the
+  // change is made on.
+  const withHearth = <T,>(work: (h: Hearth) => Promise<T>) =>
+    (hearth ? withRows(hearth) : opening.then(withRows)).then(work)
   const month = props.month && /^\d{4}-\d{2}$/.test(props.month) ? props.month : thisMonth()
-  const { data, error } = useWatch(hearth, 'budgets.get', { month })
+  const replica = useReplicaState(hearth)
+  const watched = useWatch(hearth, 'budgets.get', { month })
+  // A device with nothing to show yet (no replica rows, nothing kept from last time) shows the
+  // month as the server answers it while its first snapshot loads, so a new device's budget is
+  // there in a moment rather than after the whole household; an assignment made meanwhile is
+  // made on the replica once its rows are in.
+  const waiting = watched.data === undefined && watched.error === undefined
+  const firstRows = waiting && (replica === null || replica.version === null)
+  const server = useServerRead<BudgetMonth | undefined>(
+    () =>
+      firstRows
+        ? serverCall<BudgetMonth>(
+            { serverUrl: serverUrl() },
+            'GET',
+            `/households/${props.householdId}/budgets/${month}`,
+          )
+        : Promise.resolve(undefined),
+    [firstRows, month, props.householdId],
+  )
+  const fromServer = firstRows && server.data !== undefined
+  const budget = fromServer ? { data: server.data, error: undefined, pending: false } : watched
+  const { data } = budget
+  const accounts = useWatch(hearth, 'accounts.list', { status: 'open' }).data
+  const empty = data?.groups.length === 0 && accounts?.items.length === 0
+  // A new household's first person is led through setting it up, once; only a replica that has its
+  // rows can say the household is empty.
+  useEffect(() => {
+    if (hearth && empty && hearth.sync.status.version !== null && !isSetUp(hearth.householdId)) {
+      navigate('/welcome', true)
+    }
+  }, [hearth, empty])
   const [selected, setSelected] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const go = (m: string) => navigate(`/budget/${m}`)
@@ -99,128 +141,153 @@ export function BudgetScreen(props: {
           </div>
         )}
       </header>
-      {error ? (
-        <p role="alert" class="error">
-          {errorMessage(error)}
-        </p>
-      ) : null}
       {problem && (
         <p role="alert" class="error">
           {problem}
         </p>
       )}
-      {data && (
-        <div class="budget-layout">
-          <div class="card budget-card">
-            <div class="budget-toolbar">
-              <span class="muted">
-                Goals still want {formatCents(data.underfundedCents, data.currency)} this month.
-              </span>
-              <button
-                type="button"
-                class="small"
-                onClick={() => act(withHearth((h) => h.mutate.budgets.autoAssignFromGoals({ month })))}
-                disabled={BigInt(data.underfundedCents) === 0n}
-              >
-                Assign to goals
-              </button>
-            </div>
-            <table class="table budget-table">
-              <thead>
-                <tr>
-                  <th scope="col">Category</th>
-                  <th scope="col" class="num">
-                    Assigned
-                  </th>
-                  <th scope="col" class="num">
-                    Activity
-                  </th>
-                  <th scope="col" class="num">
-                    Available
-                  </th>
-                </tr>
-              </thead>
-              {data.groups
-                .filter((g) => !g.hidden || g.categories.length > 0)
-                .map((group) => (
-                  <tbody key={group.id} class="budget-group">
-                    <tr class="group-row">
-                      <th scope="rowgroup">{group.name}</th>
-                      <td class="num">
-                        {group.isIncome ? '' : formatCents(group.assignedCents, data.currency)}
-                      </td>
-                      <td class="num">{formatCents(group.activityCents, data.currency)}</td>
-                      <td class="num">
-                        {group.isIncome ? '' : formatCents(group.availableCents, data.currency)}
-                      </td>
-                    </tr>
-                    {group.categories.map((c) => (
-                      <tr
-                        key={c.id}
-                        class={`category-row ${selected === c.id ? 'selected' : ''}`}
-                        data-category={c.name}
-                      >
-                        <th scope="row" class="category-cell">
-                          <button
-                            type="button"
-                            class="category-name"
-                            aria-expanded={selected === c.id}
-                            onClick={() => setSelected(selected === c.id ? null : c.id)}
-                          >
-                            {c.name}
-                          </button>
-                          {c.goal && <GoalBar goal={c.goal} currency={data.currency} />}
-                        </th>
-                        <td class="num">
-                          {group.isIncome ? (
-                            ''
-                          ) : (
-                            <MoneyInput
-                              name="assigned"
-                              cents={c.assignedCents}
-                              label={`Assigned to ${c.name}`}
-                              onSave={(cents) =>
-                                act(
-                                  withHearth((h) =>
-                                    h.mutate.budgets.assign({
-                                      month,
-                                      categoryId: c.id,
-                                      assignedCents: cents.toString(),
-                                    }),
-                                  ),
-                                )
-                              }
-                            />
-                          )}
-                        </td>
-                        <td class="num">{formatCents(c.activityCents, data.currency)}</td>
-                        <td class="num">
-                          <Available category={c} currency={data.currency} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                ))}
-            </table>
-          </div>
-          <aside class="budget-side">
-            {category && hearth ? (
-              <CategoryPanel
-                key={category.id}
-                hearth={hearth}
-                month={month}
-                category={category}
-                categories={data.groups.filter((g) => !g.isIncome).flatMap((g) => g.categories)}
-                currency={data.currency}
-                onClose={() => setSelected(null)}
-              />
-            ) : (
-              <MonthSummary data={data} />
-            )}
-            {hearth && <NoteEditor hearth={hearth} target={{ kind: 'month', id: month }} />}
-          </aside>
-        </div>
+      {fromServer && (
+        <p class="muted" role="status" data-testid="budget-from-server">
+          Shown from the server while this device gets its copy of the household
+          {replica?.loadedRows ? ` (${replica.loadedRows.toLocaleString('en-US')} rows loaded)` : ''}; a
+          change you make now is made on that copy once it is here.
+        </p>
       )}
+      {/* Usable at once: a change made while the month comes from the server waits until the
+          replica holds the rows it is made on (`withHearth`), as one made while it opens does. */}
+      <fieldset class="plain-fieldset">
+        <ReadGuard hearth={fromServer ? null : hearth} reads={[budget]}>
+          {() =>
+            data?.groups.length === 0 ? (
+              <div class="card stack" data-testid="budget-empty">
+                <h2 class="card-title">No categories yet</h2>
+                <p>
+                  A budget gives your money jobs through categories. Create a starter set, your own, or both,
+                  then assign what your accounts hold.
+                </p>
+                <a class="button primary" {...linkTo('/welcome')}>
+                  Set up your household
+                </a>
+              </div>
+            ) : (
+              data && (
+                <div class="budget-layout">
+                  <div class="card budget-card">
+                    <div class="budget-toolbar">
+                      <span class="muted">
+                        Goals still want {formatCents(data.underfundedCents, data.currency)} this month.
+                      </span>
+                      <button
+                        type="button"
+                        class="small"
+                        onClick={() =>
+                          act(withHearth((h) => h.mutate.budgets.autoAssignFromGoals({ month })))
+                        }
+                        disabled={BigInt(data.underfundedCents) === 0n}
+                      >
+                        Assign to goals
+                      </button>
+                    </div>
+                    <table class="table budget-table">
+                      <thead>
+                        <tr>
+                          <th scope="col">Category</th>
+                          <th scope="col" class="num">
+                            Assigned
+                          </th>
+                          <th scope="col" class="num">
+                            Activity
+                          </th>
+                          <th scope="col" class="num">
+                            Available
+                          </th>
+                        </tr>
+                      </thead>
+                      {data.groups
+                        .filter((g) => !g.hidden || g.categories.length > 0)
+                        .map((group) => (
+                          <tbody key={group.id} class="budget-group">
+                            <tr class="group-row">
+                              <th scope="rowgroup">{group.name}</th>
+                              <td class="num">
+                                {group.isIncome ? '' : formatCents(group.assignedCents, data.currency)}
+                              </td>
+                              <td class="num">{formatCents(group.activityCents, data.currency)}</td>
+                              <td class="num">
+                                {group.isIncome ? '' : formatCents(group.availableCents, data.currency)}
+                              </td>
+                            </tr>
+                            {group.categories.map((c) => (
+                              <tr
+                                key={c.id}
+                                class={`category-row ${selected === c.id ? 'selected' : ''}`}
+                                data-category={c.name}
+                              >
+                                <th scope="row" class="category-cell">
+                                  <button
+                                    type="button"
+                                    class="category-name"
+                                    aria-expanded={selected === c.id}
+                                    onClick={() => setSelected(selected === c.id ? null : c.id)}
+                                  >
+                                    {c.name}
+                                  </button>
+                                  {c.goal && <GoalBar goal={c.goal} currency={data.currency} />}
+                                </th>
+                                <td class="num">
+                                  {group.isIncome ? (
+                                    ''
+                                  ) : (
+                                    <MoneyInput
+                                      name="assigned"
+                                      cents={c.assignedCents}
+                                      label={`Assigned to ${c.name}`}
+                                      onSave={(cents) =>
+                                        act(
+                                          withHearth((h) =>
+                                            h.mutate.budgets.assign({
+                                              month,
+                                              categoryId: c.id,
+                                              assignedCents: cents.toString(),
+                                            }),
+                                          ),
+                                        )
+                                      }
+                                    />
+                                  )}
+                                </td>
+                                <td class="num">{formatCents(c.activityCents, data.currency)}</td>
+                                <td class="num">
+                                  <Available category={c} currency={data.currency} />
+                                </td>
+                              </tr>
+                            ))}
+                          </tbody>
+                        ))}
+                    </table>
+                  </div>
+                  <aside class="budget-side">
+                    {category && hearth ? (
+                      <CategoryPanel
+                        key={category.id}
+                        hearth={hearth}
+                        month={month}
+                        category={category}
+                        categories={data.groups.filter((g) => !g.isIncome).flatMap((g) => g.categories)}
+                        currency={data.currency}
+                        onClose={() => setSelected(null)}
+                      />
+                    ) : (
+                      <MonthSummary data={data} />
+                    )}
+                    {hearth && <NoteEditor hearth={hearth} target={{ kind: 'month', id: month }} />}
+                  </aside>
+                </div>
+              )
+            )
+          }
+        </ReadGuard>
+      </fieldset>
     </section>
   )
 }
@@ -254,36 +321,48 @@ function GoalBar(props: { goal: NonNullable<BudgetCategory['goal']>; currency: s
   )
 }
 
+/** The month's sum to Ready to Assign, with one sign rule (`monthSummaryLines`). */
 function MonthSummary(props: { data: BudgetMonth }) {
   const { data } = props
-  const rows: [string, string][] = [
-    ['Carried in', data.readyToAssignCarriedInCents],
-    ['Income this month', data.incomeCents],
-    ['Uncategorized', data.uncategorizedCents],
-    ['Overspending last month', data.overspendingLastMonthCents],
-    ['Assigned this month', `-${data.assignedCents}`.replace('--', '')],
-    ['Assigned in future months', `-${data.assignedInFutureCents}`.replace('--', '')],
-  ]
+  const lines = monthSummaryLines(data)
   return (
     <section class="card" aria-labelledby="summary-title">
       <h2 id="summary-title" class="card-title">
         This month
       </h2>
-      <dl class="summary">
-        {rows.map(([label, cents]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd class="amount">{formatCents(cents, data.currency)}</dd>
+      <dl class="summary month-summary">
+        {lines.map((line) => (
+          <div key={line.label} data-op={line.op}>
+            <dt>
+              <span class="op" aria-hidden="true">
+                {OPS[line.op]}
+              </span>
+              {line.label}
+              <span class="visually-hidden">{OP_WORDS[line.op]}</span>
+            </dt>
+            <dd class="amount">{formatCents(line.cents, data.currency)}</dd>
           </div>
         ))}
         <div class="summary-total">
-          <dt>Ready to Assign</dt>
+          <dt>
+            <span class="op" aria-hidden="true">
+              =
+            </span>
+            Ready to Assign
+          </dt>
           <dd class="amount">{formatCents(data.readyToAssignCents, data.currency)}</dd>
         </div>
       </dl>
     </section>
   )
 }
+
+const OPS = { start: '', plus: '+', minus: '−' } as const
+const OP_WORDS = {
+  start: '',
+  plus: ' (adds to Ready to Assign)',
+  minus: ' (taken from Ready to Assign)',
+} as const
 
 function CategoryPanel(props: {
   hearth: Hearth
@@ -441,6 +520,10 @@ function CategoryPanel(props: {
         </p>
       )}
       <NoteEditor hearth={hearth} target={{ kind: 'category', id: c.id }} />
+      <HistoryPanel
+        filter={{ categoryId: c.id, month: props.month }}
+        title={`History of ${c.name} in ${monthName(props.month)}`}
+      />
     </section>
   )
 }

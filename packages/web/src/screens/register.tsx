@@ -1,10 +1,17 @@
 import type { Hearth } from '@hearth/client'
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { centsToInput, errorMessage, formatCents, parseCents, today } from '../format.ts'
-import { type QueryResult, useWatch } from '../hooks.ts'
+import type { JSX } from 'preact'
+import { memo } from 'preact/compat'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { HistoryPanel } from '../components/activity-list.tsx'
+import { centsToInput, errorMessage, formatCents, formatDate, parseCents, today } from '../format.ts'
+import { type QueryArgs, type QueryResult, useWatch, type Watched } from '../hooks.ts'
 import { type Lookups, useLookups } from '../lookups.ts'
 import { NoteEditor } from '../notes/note-editor.tsx'
+import { ReadGuard, ReadMessage } from '../reads/read-guard.tsx'
+import { type ReadProblem, readProblem } from '../reads/read-problem.ts'
 import { navigate } from '../router.ts'
+import { incomeFirst, isInflow, offeredCategory } from './offered-category.ts'
+import { useRowWindow } from './register/use-row-window.ts'
 
 type Transaction = QueryResult<'transactions.list'>['items'][number]
 
@@ -25,6 +32,8 @@ export function RegisterScreen(props: { hearth: Hearth; accountId: string | null
   }, [accountId, search])
   const account = accountId ? lookups.account.get(accountId) : null
   const title = accountId ? (account?.name ?? 'Account') : 'All transactions'
+  const filter = { accountId, search: search.trim() }
+  const watched = useRegisterPages(hearth, filter, pages)
 
   return (
     <section aria-labelledby="register-title" class="register">
@@ -44,124 +53,299 @@ export function RegisterScreen(props: { hearth: Hearth; accountId: string | null
           <input
             type="search"
             name="search"
-            placeholder="Search payee or memo"
+            placeholder="Search payee, memo and category"
             value={search}
             onInput={(e) => setSearch(e.currentTarget.value)}
           />
         </label>
       </header>
-      <AddTransaction hearth={hearth} accountId={accountId} lookups={lookups} />
-      <div class="card register-card">
-        <table class="table register-table" aria-label={`${title} transactions`}>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              {!accountId && <th scope="col">Account</th>}
-              <th scope="col">Payee</th>
-              <th scope="col">Category</th>
-              <th scope="col">Memo</th>
-              <th scope="col" class="num">
-                Amount
-              </th>
-              <th scope="col">
-                <span class="visually-hidden">Status</span>
-              </th>
-            </tr>
-          </thead>
-          {pages.map((cursor, i) => (
-            <RegisterPage
-              key={cursor ?? 'first'}
-              hearth={hearth}
-              accountId={accountId}
-              search={search.trim()}
-              cursor={cursor}
-              first={i === 0}
-              lookups={lookups}
-              editing={editing}
-              setEditing={setEditing}
-              onMore={i === pages.length - 1 ? (next) => setPages([...pages, next]) : null}
-            />
-          ))}
-        </table>
-      </div>
+      {watched.watches}
+      <ReadGuard hearth={hearth} reads={Object.values(lookups.reads)}>
+        {() => (
+          <>
+            <AddTransaction hearth={hearth} accountId={accountId} lookups={lookups} />
+            <div class="card register-card">
+              <RegisterTable
+                hearth={hearth}
+                title={title}
+                accountId={accountId}
+                searching={filter.search !== ''}
+                lookups={lookups}
+                loaded={watched.loaded}
+                editing={editing}
+                setEditing={setEditing}
+                onMore={(cursor) =>
+                  setPages((shown) => (shown.includes(cursor) ? shown : [...shown, cursor]))
+                }
+              />
+            </div>
+          </>
+        )}
+      </ReadGuard>
       {accountId && <NoteEditor hearth={hearth} target={{ kind: 'account', id: accountId }} />}
     </section>
   )
 }
 
-function RegisterPage(props: {
+type RegisterPage = QueryResult<'transactions.list'>
+
+/** The pages read so far, in order, as one list: where the next page starts, or why it is missing. */
+interface Loaded {
+  rows: Transaction[]
+  /** The cursor of the page after the last one read, when there is one and it is not asked yet. */
+  more: string | null
+  /** Why the first page not read yet is missing (still opening, refused, no replica yet). */
+  problem: ReadProblem | null
+}
+
+/**
+ * Each page of the register shown (100 rows, from its cursor) as a live query of its own, as
+ * paging has always read them, joined into one list for the window. `watches` renders nothing: it
+ * holds each page's query (`useWatch`), which reports its answers here.
+ */
+function useRegisterPages(
+  hearth: Hearth,
+  filter: { accountId: string | null; search: string },
+  cursors: readonly (string | undefined)[],
+): { watches: JSX.Element[]; loaded: Loaded } {
+  const [answers, setAnswers] = useState(() => new Map<string, Watched<RegisterPage>>())
+  const report = useRef((key: string, answer: Watched<RegisterPage> | null) =>
+    setAnswers((before) => {
+      const after = new Map(before)
+      if (answer) after.set(key, answer)
+      else after.delete(key)
+      return after
+    }),
+  )
+  const keyOf = (cursor: string | undefined) => `${filter.accountId}|${filter.search}|${cursor ?? ''}`
+  const watches = cursors.map((cursor) => (
+    <PageWatch
+      key={keyOf(cursor)}
+      id={keyOf(cursor)}
+      hearth={hearth}
+      args={{
+        limit: 100,
+        ...(filter.accountId && { accountId: filter.accountId }),
+        ...(filter.search && { search: filter.search }),
+        ...(cursor && { cursor }),
+      }}
+      report={report.current}
+    />
+  ))
+  const pages = cursors.map((cursor) => answers.get(keyOf(cursor)))
+  const loaded = useMemo(() => joinPages(pages, cursors), [...pages, cursors])
+  return { watches, loaded }
+}
+
+/** The pages' rows in order, up to the first page not read; a row a later page repeats (rows added
+ * between two pages' reads shift them) is listed once. */
+function joinPages(
+  pages: readonly (Watched<RegisterPage> | undefined)[],
+  cursors: readonly (string | undefined)[],
+): Loaded {
+  const rows: Transaction[] = []
+  const seen = new Set<string>()
+  for (const page of pages) {
+    const data = page?.data
+    if (!data)
+      return { rows, more: null, problem: readProblem([page ?? { data: undefined, error: undefined }], null) }
+    for (const t of data.items)
+      if (!seen.has(t.id)) {
+        seen.add(t.id)
+        rows.push(t)
+      }
+  }
+  const next = pages.at(-1)?.data?.nextCursor ?? null
+  return { rows, more: next && !cursors.includes(next) ? next : null, problem: null }
+}
+
+/** One page's live query, reporting each answer to `report` under `id`; renders nothing. */
+function PageWatch(props: {
   hearth: Hearth
+  id: string
+  args: QueryArgs<'transactions.list'>
+  report: (id: string, answer: Watched<RegisterPage> | null) => void
+}) {
+  const page = useWatch(props.hearth, 'transactions.list', props.args)
+  useLayoutEffect(() => props.report(props.id, page), [page.data, page.error, page.pending])
+  useLayoutEffect(() => () => props.report(props.id, null), [])
+  return null
+}
+
+/**
+ * The register's table, windowed (`register/window.ts`): of the rows read, only those near the
+ * viewport are rows of the page, with a spacer row above and below standing for the rest, so a
+ * register of any length scrolls as one of a hundred rows does. The open editor and the row with
+ * the keyboard's focus stay rendered wherever they are. `aria-rowcount` and each row's
+ * `aria-rowindex` tell assistive technology where a row is among them all.
+ */
+function RegisterTable(props: {
+  hearth: Hearth
+  title: string
   accountId: string | null
-  search: string
-  cursor: string | undefined
-  first: boolean
+  searching: boolean
   lookups: Lookups
+  loaded: Loaded
   editing: string | null
   setEditing: (next: string | null | ((current: string | null) => string | null)) => void
-  onMore: ((cursor: string) => void) | null
+  onMore: (cursor: string) => void
 }) {
-  const { data } = useWatch(props.hearth, 'transactions.list', {
-    limit: 100,
-    ...(props.accountId && { accountId: props.accountId }),
-    ...(props.search && { search: props.search }),
-    ...(props.cursor && { cursor: props.cursor }),
-  })
+  const { loaded, editing, setEditing } = props
+  const { rows } = loaded
   const columns = props.accountId ? 6 : 7
-  if (!data) return <tbody aria-busy="true" />
+  // The row the keyboard is on (tabbable, the others not): the first until another is chosen.
+  const [current, setCurrent] = useState<string | null>(null)
+  const body = useRef<HTMLTableSectionElement>(null)
+  const focusNext = useRef<string | null>(null)
+  const keys = useMemo(() => rows.map((t) => (t.id === editing ? `editor:${t.id}` : t.id)), [rows, editing])
+  const indexOf = useMemo(() => new Map(rows.map((t, i) => [t.id, i])), [rows])
+  const currentIndex = current === null ? 0 : (indexOf.get(current) ?? 0)
+  const pinned = [currentIndex, ...(editing === null ? [] : [indexOf.get(editing) ?? -1])]
+  const parts = useRowWindow(keys, body, pinned)
+
+  // A row reached with the arrow keys is rendered (pinned) by now, where the spacers put it: it
+  // takes the focus, and is scrolled into view until it stays there (the rows rendered around it
+  // may be measured taller or shorter than their estimates, which moves it).
+  useLayoutEffect(() => {
+    const id = focusNext.current
+    if (id === null) return
+    const row = body.current?.querySelector<HTMLElement>(`tr.txn-row[data-id="${id}"]`)
+    if (!row) return
+    if (document.activeElement !== row) row.focus({ preventScroll: true })
+    const box = row.getBoundingClientRect()
+    // (Scrolled to whole pixels, a row may end a fraction of one below the viewport.)
+    if (box.top >= -1 && box.bottom <= window.innerHeight + 1) focusNext.current = null
+    else row.scrollIntoView({ block: 'nearest' })
+  })
+  // What a row asks of the table, the same functions every render, so a row the window keeps
+  // as it moves is not rendered again (`TransactionRow` is memoized).
+  const latestRows = useRef(rows)
+  latestRows.current = rows
+  const actions = useMemo<RowActions>(
+    () => ({
+      open: (id) => {
+        setCurrent(id)
+        setEditing(id)
+      },
+      focus: (id) => setCurrent(id),
+      move: (from, step) => {
+        const next = latestRows.current[from + step]
+        if (!next) return
+        focusNext.current = next.id
+        setCurrent(next.id)
+      },
+    }),
+    [setEditing],
+  )
+
   return (
-    <tbody>
-      {props.first && data.items.length === 0 && (
-        <tr>
-          <td colSpan={columns} class="muted empty">
-            {props.search ? 'No transaction matches.' : 'No transactions yet.'}
-          </td>
+    <table
+      class="table register-table"
+      aria-label={`${props.title} transactions`}
+      // Every row and the header row; unknown (-1) while older pages are still to read.
+      aria-rowcount={loaded.more || loaded.problem ? -1 : rows.length + 1}
+      // The rows read so far, for tests and bench:web (the page holds only the window's).
+      data-rows={rows.length}
+    >
+      <thead>
+        <tr aria-rowindex={1}>
+          <th scope="col">Date</th>
+          {!props.accountId && <th scope="col">Account</th>}
+          <th scope="col">Payee</th>
+          <th scope="col">Category</th>
+          <th scope="col">Memo</th>
+          <th scope="col" class="num">
+            Amount
+          </th>
+          <th scope="col">
+            <span class="visually-hidden">Status</span>
+          </th>
         </tr>
-      )}
-      {data.items.map((t, i) =>
-        props.editing === t.id ? (
-          <EditTransaction
-            key={t.id}
-            hearth={props.hearth}
-            transaction={t}
-            lookups={props.lookups}
-            columns={columns}
-            // A save that lands after another row was opened closes nothing but its own editor.
-            onClose={() => props.setEditing((current) => (current === t.id ? null : current))}
-          />
+      </thead>
+      <tbody ref={body} aria-busy={loaded.problem?.kind === 'opening'}>
+        {parts.map((part) => {
+          if (!('row' in part))
+            return (
+              // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an empty row, not focusable; the rows it stands for are not read out.
+              <tr key={`gap-${part.from}`} class="register-spacer" aria-hidden="true">
+                <td colSpan={columns} style={{ height: `${part.height}px` }} />
+              </tr>
+            )
+          const t = rows[part.row]!
+          return t.id === editing ? (
+            <EditTransaction
+              key={t.id}
+              hearth={props.hearth}
+              transaction={t}
+              lookups={props.lookups}
+              columns={columns}
+              rowIndex={part.row + 2}
+              // A save that lands after another row was opened closes nothing but its own editor.
+              onClose={() => setEditing((now) => (now === t.id ? null : now))}
+            />
+          ) : (
+            <TransactionRow
+              key={t.id}
+              hearth={props.hearth}
+              transaction={t}
+              lookups={props.lookups}
+              showAccount={!props.accountId}
+              rowIndex={part.row + 2}
+              tabbable={part.row === currentIndex}
+              actions={actions}
+            />
+          )
+        })}
+        {loaded.problem ? (
+          <tr>
+            <td colSpan={columns}>
+              <ReadMessage problem={loaded.problem} />
+            </td>
+          </tr>
         ) : (
-          <TransactionRow
-            key={t.id}
-            hearth={props.hearth}
-            transaction={t}
-            lookups={props.lookups}
-            showAccount={!props.accountId}
-            tabbable={props.first && i === 0}
-            onOpen={() => props.setEditing(t.id)}
-          />
-        ),
-      )}
-      {data.nextCursor && props.onMore && (
-        <tr>
-          <td colSpan={columns} class="more">
-            <button type="button" class="small" onClick={() => props.onMore?.(data.nextCursor!)}>
-              Show older transactions
-            </button>
-          </td>
-        </tr>
-      )}
-    </tbody>
+          rows.length === 0 && (
+            <tr>
+              <td colSpan={columns} class="muted empty">
+                {props.searching ? 'No transaction matches.' : 'No transactions yet.'}
+              </td>
+            </tr>
+          )
+        )}
+        {loaded.more && (
+          <tr>
+            <td colSpan={columns} class="more">
+              <button type="button" class="small" onClick={() => loaded.more && props.onMore(loaded.more)}>
+                Show older transactions
+              </button>
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
   )
 }
 
-function TransactionRow(props: {
+/** What a register row asks of its table. */
+interface RowActions {
+  open: (id: string) => void
+  /** The row with the focus is the keyboard's row. */
+  focus: (id: string) => void
+  /** From the row at `from` to the next row (1) or the previous one (-1), by the arrow keys. */
+  move: (from: number, step: 1 | -1) => void
+}
+
+const TransactionRow = memo(function TransactionRow(props: {
   hearth: Hearth
   transaction: Transaction
   lookups: Lookups
   showAccount: boolean
+  /** Where the row is among all the register's rows, the header row being 1. */
+  rowIndex: number
   tabbable: boolean
-  onOpen: () => void
+  actions: RowActions
 }) {
-  const { transaction: t, lookups } = props
+  const { transaction: t, lookups, actions } = props
+  const open = () => actions.open(t.id)
   const currency = lookups.account.get(t.accountId)?.currency
   const amount = BigInt(t.amountCents)
   const system =
@@ -183,27 +367,32 @@ function TransactionRow(props: {
       class="txn-row"
       tabIndex={props.tabbable ? 0 : -1}
       data-id={t.id}
-      aria-label={`${t.date} ${payee} ${formatCents(t.amountCents, currency)}`}
+      data-key={t.id}
+      aria-rowindex={props.rowIndex}
+      aria-label={`${formatDate(t.date)} ${payee} ${formatCents(t.amountCents, currency)}`}
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return
         if (e.key === 'Enter') {
           e.preventDefault()
-          props.onOpen()
+          open()
         } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
           e.preventDefault()
-          moveRow(e.currentTarget, e.key === 'ArrowDown' ? 1 : -1)
+          actions.move(props.rowIndex - 2, e.key === 'ArrowDown' ? 1 : -1)
         }
       }}
-      onDblClick={props.onOpen}
+      onFocus={(e) => e.target === e.currentTarget && actions.focus(t.id)}
+      onDblClick={open}
     >
-      <td class="date">{t.date}</td>
-      {props.showAccount && <td>{lookups.account.get(t.accountId)?.name ?? ''}</td>}
+      <td class="date">
+        <time dateTime={t.date}>{formatDate(t.date)}</time>
+      </td>
+      {props.showAccount && <td class="account">{lookups.account.get(t.accountId)?.name ?? ''}</td>}
       <td class="payee">
         <button
           type="button"
           class="row-open"
-          onClick={props.onOpen}
-          aria-label={`Edit ${payee || 'transaction'} on ${t.date}`}
+          onClick={open}
+          aria-label={`Edit ${payee || 'transaction'} on ${formatDate(t.date)}`}
         >
           {payee || <span class="muted">No payee</span>}
         </button>
@@ -246,18 +435,7 @@ function TransactionRow(props: {
       </td>
     </tr>
   )
-}
-
-/** Moves focus to the next or previous register row. */
-function moveRow(from: HTMLElement, step: 1 | -1): void {
-  const rows = [...document.querySelectorAll<HTMLElement>('tr.txn-row')]
-  const next = rows[rows.indexOf(from) + step]
-  if (next) {
-    from.tabIndex = -1
-    next.tabIndex = 0
-    next.focus()
-  }
-}
+})
 
 interface Draft {
   accountId: string
@@ -321,6 +499,7 @@ function EditTransaction(props: {
   transaction: Transaction
   lookups: Lookups
   columns: number
+  rowIndex: number
   onClose: () => void
 }) {
   const { hearth, transaction: t, lookups } = props
@@ -372,7 +551,7 @@ function EditTransaction(props: {
   }
 
   return (
-    <tr class="editor-row" data-id={t.id}>
+    <tr class="editor-row" data-id={t.id} data-key={`editor:${t.id}`} aria-rowindex={props.rowIndex}>
       <td colSpan={props.columns}>
         <form
           class="txn-editor"
@@ -414,6 +593,7 @@ function EditTransaction(props: {
                   label="Category"
                   lookups={lookups}
                   value={draft.categoryId}
+                  inflow={isInflow(draft)}
                   onChange={(categoryId) => set({ categoryId })}
                 />
               </label>
@@ -472,6 +652,7 @@ function EditTransaction(props: {
           </div>
           <NoteEditor hearth={hearth} target={{ kind: 'transaction', id: t.id }} />
         </form>
+        <HistoryPanel filter={{ transactionId: t.id }} title="History of this transaction" />
         <PayeeNames lookups={lookups} />
       </td>
     </tr>
@@ -643,13 +824,19 @@ function TagPicker(props: {
   )
 }
 
+/**
+ * A category to choose, under its group; for money coming in (`inflow`), the income groups come
+ * first, as YNAB and Actual offer Ready to Assign first for an inflow.
+ */
 export function CategorySelect(props: {
   lookups: Lookups
   value: string
   onChange: (id: string) => void
   name?: string
   label?: string
+  inflow?: boolean
 }) {
+  const groups = props.inflow ? incomeFirst(props.lookups.categoryGroups) : props.lookups.categoryGroups
   return (
     <select
       name={props.name ?? 'category'}
@@ -658,7 +845,7 @@ export function CategorySelect(props: {
       onChange={(e) => props.onChange(e.currentTarget.value)}
     >
       <option value="">Uncategorized</option>
-      {props.lookups.categoryGroups.map(({ group, categories }) => (
+      {groups.map(({ group, categories }) => (
         <optgroup key={group.id} label={group.name}>
           {categories.map((c) => (
             <option key={c.id} value={c.id}>
@@ -697,8 +884,11 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
     splits: [],
   })
   const [draft, setDraft] = useState(empty)
+  // Whether the person picked the category; until then an inflow is offered an income category.
+  const [chosen, setChosen] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const payeeField = useRef<HTMLInputElement>(null)
+  const categoryId = offeredCategory(draft, chosen, lookups.categoryGroups)
   // The row's account: the one chosen, else the register's, else the first open one (which may
   // arrive after the form has been filled in).
   const accountId =
@@ -717,11 +907,12 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
         date: draft.date,
         amountCents: amount.toString(),
         ...(payee && { payeeName: payee }),
-        categoryId: draft.categoryId || null,
+        categoryId: categoryId || null,
         memo: draft.memo.trim() || null,
         status: draft.cleared ? 'cleared' : 'pending',
       })
       setError(null)
+      setChosen(false)
       setDraft({ ...empty(), accountId: draft.accountId, date: draft.date })
       payeeField.current?.focus()
     } catch (e) {
@@ -778,8 +969,12 @@ function AddTransaction(props: { hearth: Hearth; accountId: string | null; looku
             <CategorySelect
               label="Category"
               lookups={lookups}
-              value={draft.categoryId}
-              onChange={(categoryId) => set({ categoryId })}
+              value={categoryId}
+              inflow={isInflow(draft)}
+              onChange={(id) => {
+                setChosen(true)
+                set({ categoryId: id })
+              }}
             />
           </label>
           <MemoAndAmounts draft={draft} set={set} />

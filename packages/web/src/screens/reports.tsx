@@ -1,8 +1,10 @@
 import type { Hearth } from '@hearth/client'
 import type { ChartConfiguration } from 'chart.js'
 import { useMemo, useState } from 'preact/hooks'
-import { errorMessage, formatCents, monthName } from '../format.ts'
+import { formatCents, monthName } from '../format.ts'
 import { useWatch } from '../hooks.ts'
+import { ReadGuard, ReadMessage } from '../reads/read-guard.tsx'
+import { type ReadState, readProblem } from '../reads/read-problem.ts'
 import { ChartCanvas } from '../reports/chart.tsx'
 import {
   lastDay,
@@ -117,12 +119,16 @@ export function ReportsScreen(props: { hearth: Hearth }) {
           {rangeText}
         </p>
       )}
-      <div class="report-grid">
-        <NetWorthCard watched={netWorth} />
-        <CashFlowCard watched={cashFlow} />
-        <SpendingCard watched={spending} by={by} setBy={setBy} />
-        <AgeOfMoneyCard watched={age} />
-      </div>
+      <ReadGuard hearth={hearth} reads={[]}>
+        {() => (
+          <div class="report-grid">
+            <NetWorthCard watched={netWorth} />
+            <CashFlowCard watched={cashFlow} />
+            <SpendingCard watched={spending} by={by} setBy={setBy} />
+            <AgeOfMoneyCard watched={age} />
+          </div>
+        )}
+      </ReadGuard>
     </section>
   )
 }
@@ -133,12 +139,13 @@ type Watched<K extends Parameters<Hearth['watch']>[0]> = ReturnType<typeof useWa
 function ReportCard(props: {
   id: string
   title: string
-  error: unknown
-  loading: boolean
+  read: ReadState
   summary?: preact.ComponentChildren
   tools?: preact.ComponentChildren
   children?: preact.ComponentChildren
 }) {
+  // The screen's ReadGuard has said whether the replica has rows; here, this report's own answer.
+  const problem = readProblem([props.read], null)
   return (
     <section class="card report" data-report={props.id} aria-labelledby={`${props.id}-title`}>
       <div class="report-head">
@@ -147,12 +154,8 @@ function ReportCard(props: {
         </h2>
         {props.tools}
       </div>
-      {props.error ? (
-        <p class="report-error" role="alert">
-          {errorMessage(props.error)}
-        </p>
-      ) : props.loading ? (
-        <p class="muted">Loading…</p>
+      {problem ? (
+        <ReadMessage problem={problem} />
       ) : (
         <>
           {props.summary && <p class="report-summary">{props.summary}</p>}
@@ -285,8 +288,7 @@ function NetWorthCard(props: { watched: Watched<'reports.netWorth'> }) {
     <ReportCard
       id="net-worth"
       title="Net worth"
-      error={props.watched.error}
-      loading={!r}
+      read={props.watched}
       summary={
         r &&
         last && (
@@ -366,8 +368,7 @@ function CashFlowCard(props: { watched: Watched<'reports.cashFlow'> }) {
     <ReportCard
       id="cash-flow"
       title="Cash flow"
-      error={props.watched.error}
-      loading={!r}
+      read={props.watched}
       summary={
         r && (
           <>
@@ -452,8 +453,7 @@ function SpendingCard(props: {
     <ReportCard
       id="spending"
       title={`Spending by ${word}`}
-      error={props.watched.error}
-      loading={!r}
+      read={props.watched}
       tools={
         <fieldset class="report-by">
           <legend class="visually-hidden">Group spending by</legend>
@@ -553,8 +553,7 @@ function AgeOfMoneyCard(props: { watched: Watched<'reports.ageOfMoney'> }) {
     <ReportCard
       id="age-of-money"
       title="Age of money"
-      error={props.watched.error}
-      loading={!r}
+      read={props.watched}
       summary={
         r &&
         (last ? (

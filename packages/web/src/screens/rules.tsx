@@ -1,8 +1,10 @@
 import type { Hearth } from '@hearth/client'
 import { useEffect, useState } from 'preact/hooks'
-import { errorMessage, formatCents } from '../format.ts'
+import { errorMessage, formatCents, formatDate } from '../format.ts'
 import { type QueryResult, useWatch } from '../hooks.ts'
 import { type Lookups, useLookups } from '../lookups.ts'
+import { ReadGuard, ReadMessage } from '../reads/read-guard.tsx'
+import { readProblem } from '../reads/read-problem.ts'
 import { CategorySelect } from './register.tsx'
 
 type Rule = QueryResult<'rules.list'>['items'][number]
@@ -17,7 +19,8 @@ const OPS = { is: 'is', contains: 'contains', doesNotContain: 'does not contain'
 export function RulesScreen(props: { hearth: Hearth }) {
   const { hearth } = props
   const lookups = useLookups(hearth)
-  const { data } = useWatch(hearth, 'rules.list', {})
+  const rules = useWatch(hearth, 'rules.list', {})
+  const { data } = rules
   const from = new URLSearchParams(location.search).get('from')
   const [previewing, setPreviewing] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
@@ -32,78 +35,87 @@ export function RulesScreen(props: { hearth: Hearth }) {
       <header class="screen-header">
         <h1 id="rules-title">Rules</h1>
       </header>
-      <NewRule hearth={hearth} lookups={lookups} fromTransaction={from} onCreated={setPreviewing} />
-      {problem && (
-        <p role="alert" class="error">
-          {problem}
-        </p>
-      )}
-      <div class="card">
-        <h2 class="card-title">Your rules, in the order they run</h2>
-        {data && data.items.length === 0 && <p class="muted">No rules yet.</p>}
-        {data && data.items.length > 0 && (
-          <table class="table">
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">When</th>
-                <th scope="col">Then</th>
-                <th scope="col">On</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((r) => (
-                <tr key={r.id} class={previewing === r.id ? 'selected' : ''}>
-                  <td>
-                    {r.name}
-                    {r.learned && <span class="pill">learned</span>}
-                  </td>
-                  <td>{describeWhen(r, lookups)}</td>
-                  <td>{describeThen(r, lookups)}</td>
-                  <td>
-                    <input
-                      type="checkbox"
-                      aria-label={`${r.name} enabled`}
-                      checked={r.enabled}
-                      onChange={(e) =>
-                        act(hearth.mutate.rules.update({ id: r.id, enabled: e.currentTarget.checked }))
-                      }
-                    />
-                  </td>
-                  <td class="actions">
-                    <button
-                      type="button"
-                      class="small"
-                      onClick={() => setPreviewing(previewing === r.id ? null : r.id)}
-                    >
-                      Preview
-                    </button>
-                    <button
-                      type="button"
-                      class="small"
-                      onClick={() => act(hearth.mutate.rules.apply({ id: r.id }))}
-                    >
-                      Apply
-                    </button>
-                    <button
-                      type="button"
-                      class="small ghost danger"
-                      aria-label={`Delete ${r.name}`}
-                      onClick={() => act(hearth.mutate.rules.delete({ id: r.id }))}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <ReadGuard
+        hearth={hearth}
+        reads={[rules, lookups.reads.payees, lookups.reads.categories, lookups.reads.groups]}
+      >
+        {() => (
+          <>
+            <NewRule hearth={hearth} lookups={lookups} fromTransaction={from} onCreated={setPreviewing} />
+            {problem && (
+              <p role="alert" class="error">
+                {problem}
+              </p>
+            )}
+            <div class="card">
+              <h2 class="card-title">Your rules, in the order they run</h2>
+              {data && data.items.length === 0 && <p class="muted">No rules yet.</p>}
+              {data && data.items.length > 0 && (
+                <table class="table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Rule</th>
+                      <th scope="col">When</th>
+                      <th scope="col">Then</th>
+                      <th scope="col">On</th>
+                      <th scope="col">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((r) => (
+                      <tr key={r.id} class={previewing === r.id ? 'selected' : ''}>
+                        <td>
+                          {r.name}
+                          {r.learned && <span class="pill">learned</span>}
+                        </td>
+                        <td>{describeWhen(r, lookups)}</td>
+                        <td>{describeThen(r, lookups)}</td>
+                        <td>
+                          <input
+                            type="checkbox"
+                            aria-label={`${r.name} enabled`}
+                            checked={r.enabled}
+                            onChange={(e) =>
+                              act(hearth.mutate.rules.update({ id: r.id, enabled: e.currentTarget.checked }))
+                            }
+                          />
+                        </td>
+                        <td class="actions">
+                          <button
+                            type="button"
+                            class="small"
+                            onClick={() => setPreviewing(previewing === r.id ? null : r.id)}
+                          >
+                            Preview
+                          </button>
+                          <button
+                            type="button"
+                            class="small"
+                            onClick={() => act(hearth.mutate.rules.apply({ id: r.id }))}
+                          >
+                            Apply
+                          </button>
+                          <button
+                            type="button"
+                            class="small ghost danger"
+                            aria-label={`Delete ${r.name}`}
+                            onClick={() => act(hearth.mutate.rules.delete({ id: r.id }))}
+                          >
+                            Delete
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </div>
+            {previewing && <RulePreview hearth={hearth} id={previewing} lookups={lookups} />}
+          </>
         )}
-      </div>
-      {previewing && <RulePreview hearth={hearth} id={previewing} lookups={lookups} />}
+      </ReadGuard>
     </section>
   )
 }
@@ -252,16 +264,19 @@ function NewRule(props: {
 }
 
 function RulePreview(props: { hearth: Hearth; id: string; lookups: Lookups }) {
-  const { data, error } = useWatch(props.hearth, 'rules.preview', { id: props.id })
-  const transactions = useWatch(props.hearth, 'transactions.list', { limit: 100 }).data
+  const preview = useWatch(props.hearth, 'rules.preview', { id: props.id })
+  const { data } = preview
+  const transactionsRead = useWatch(props.hearth, 'transactions.list', { limit: 100 })
+  const transactions = transactionsRead.data
+  const problem = readProblem([preview, transactionsRead], null)
   const byId = new Map((transactions?.items ?? []).map((t) => [t.id, t]))
   return (
     <section class="card" aria-labelledby="preview-title">
       <h2 id="preview-title" class="card-title">
         Preview
       </h2>
-      {error ? <p class="error">{errorMessage(error)}</p> : null}
-      {data && (
+      {problem && <ReadMessage problem={problem} />}
+      {!problem && data && (
         <>
           <p class="muted" data-testid="preview-count">
             Would change {data.changedCount} of {data.examinedCount} transactions.
@@ -273,7 +288,7 @@ function RulePreview(props: { hearth: Hearth; id: string; lookups: Lookups }) {
               return (
                 <li key={item.transactionId}>
                   {t
-                    ? `${t.date} · ${t.payeeId ? props.lookups.payeeName.get(t.payeeId) : ''} · ${formatCents(t.amountCents)}`
+                    ? `${formatDate(t.date)} · ${t.payeeId ? props.lookups.payeeName.get(t.payeeId) : ''} · ${formatCents(t.amountCents)}`
                     : item.transactionId}
                   {change && (
                     <span class="muted">

@@ -197,4 +197,26 @@ describe('catalog.seedStarterPack', () => {
       ),
     ).rejects.toMatchObject({ status: 403, code: 'INSUFFICIENT_SCOPE' })
   })
+
+  it('seeds the pack as the household edited it, in one run, and creates nothing twice on a repeat', async () => {
+    const store = await sharedStore()
+    const ctx = await newHousehold(store)
+    const groups = [
+      { name: 'Home', categories: ['Rent', 'Energy', 'rent'] },
+      { name: 'Money in', isIncome: true, categories: ['Wages'] },
+    ]
+    const seedId = ulid()
+    const run = () => runMutation(store.db, operations.catalog.seedStarterPack, { seedId, groups }, ctx)
+    const first = (await run()).result
+    expect(first.created.groups.map((g) => [g.name, g.isIncome])).toEqual([
+      ['Home', false],
+      ['Money in', true],
+    ])
+    expect(first.created.categories.map((c) => c.name)).toEqual(['Rent', 'Energy', 'Wages'])
+    // The same request again (a retry after a dropped answer) finds every name and adds nothing.
+    const again = (await run()).result
+    expect([again.created.groups.length, again.created.categories.length]).toEqual([0, 0])
+    const listed = await runQuery(store.db, operations.categories.list, {}, ctx)
+    expect(listed.items.map((c) => c.name).sort()).toEqual(['Energy', 'Rent', 'Wages'])
+  })
 })

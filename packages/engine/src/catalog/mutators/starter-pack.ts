@@ -2,16 +2,28 @@ import { sql } from 'kysely'
 import { z } from 'zod'
 import { conflict } from '../../errors.ts'
 import { defineMutator } from '../../mutator/define.ts'
-import { UlidSchema } from '../../shared/schema.ts'
+import { NameSchema, UlidSchema } from '../../shared/schema.ts'
 import { MAX_POSITION } from '../fields.ts'
 import { nextPosition } from '../lookups.ts'
 import { type Category, type CategoryGroup, deriveUlid, toCategory, toCategoryGroup } from '../model.ts'
 import { STARTER_PACK, starterPackLanguage } from '../starter-pack.ts'
 import type { CategoryGroupRow, CategoryRow } from '../tables.ts'
 
+/** A group of the pack as the household edited it before creating it (names in any language). */
+const EditedGroupSchema = z.strictObject({
+  name: NameSchema,
+  isIncome: z.boolean().optional(),
+  categories: z.array(NameSchema).max(100),
+})
+
 export const SeedStarterPackArgsSchema = z.strictObject({
   /** The ids of new rows derive from it, so a replay anywhere creates the same rows. */
   seedId: UlidSchema,
+  /**
+   * The pack as edited (renamed, some left out, some added) instead of the built-in one; the same
+   * rules apply: matched by name, created in one transaction.
+   */
+  groups: z.array(EditedGroupSchema).min(1).max(50).optional(),
 })
 export type SeedStarterPackArgs = z.output<typeof SeedStarterPackArgsSchema>
 
@@ -46,9 +58,10 @@ export const seedStarterPack = defineMutator({
       .where('id', '=', ctx.householdId)
       .executeTakeFirstOrThrow()
     const language = starterPackLanguage(household.data_language)
+    const pack = args.groups ? editedPack(args.groups) : builtInPack(language)
 
     // Match names in SQL, with the same lower() the uniqueness checks use.
-    const groupNames = sql.join(STARTER_PACK.map((g) => sql`(${g.key}::text, ${g.names[language]}::text)`))
+    const groupNames = sql.join(pack.map((g) => sql`(${g.key}::text, ${g.name}::text)`))
     const groupMatches = await sql<CategoryGroupRow & { key: string }>`
       select distinct on (v.key) v.key, g.*
       from (values ${groupNames}) as v(key, name)
@@ -56,7 +69,7 @@ export const seedStarterPack = defineMutator({
         and lower(g.name) = lower(v.name)
       order by v.key, g.position, g.id`.execute(tx)
     const categoryNames = sql.join(
-      STARTER_PACK.flatMap((g) => g.categories.map((c) => sql`(${c.key}::text, ${c.names[language]}::text)`)),
+      pack.flatMap((g) => g.categories.map((c) => sql`(${c.key}::text, ${c.name}::text)`)),
     )
     const categoryMatches = await sql<CategoryRow & { key: string }>`
       select distinct on (v.key) v.key, c.*
@@ -76,26 +89,26 @@ export const seedStarterPack = defineMutator({
     let groupPosition = await nextPosition(tx, 'category_groups', ctx.householdId)
     const newGroups: CategoryGroupRow[] = []
     const newCategories: (Omit<CategoryRow, 'goal'> & { goal: null })[] = []
-    for (const pack of STARTER_PACK) {
-      const reused = existingGroup.get(pack.key)
+    for (const group of pack) {
+      const reused = existingGroup.get(group.key)
       if (reused) result.skipped.groups.push(toCategoryGroup(reused))
-      const groupId = reused?.id ?? starterPackId(args.seedId, 'group', pack.key)
+      const groupId = reused?.id ?? starterPackId(args.seedId, 'group', group.key)
       if (!reused) {
         newGroups.push({
           household_id: ctx.householdId,
           id: groupId,
-          name: pack.names[language],
+          name: group.name,
           // After a row already at the last position, the new ones share it rather than overflow.
           position: Math.min(groupPosition++, MAX_POSITION),
           hidden: false,
-          is_income: pack.isIncome,
+          is_income: group.isIncome,
           created_at: ctx.now,
           updated_at: ctx.now,
           deleted_at: null,
         })
       }
       let categoryPosition = reused ? await nextPosition(tx, 'categories', ctx.householdId, groupId) : 0
-      for (const item of pack.categories) {
+      for (const item of group.categories) {
         const found = existingCategory.get(item.key)
         if (found) {
           result.skipped.categories.push(toCategory(found))
@@ -105,7 +118,7 @@ export const seedStarterPack = defineMutator({
           household_id: ctx.householdId,
           id: starterPackId(args.seedId, 'category', item.key),
           group_id: groupId,
-          name: item.names[language],
+          name: item.name,
           position: Math.min(categoryPosition++, MAX_POSITION),
           hidden: false,
           goal: null,
@@ -140,6 +153,37 @@ export const seedStarterPack = defineMutator({
     return result
   },
 })
+
+/** A pack to seed: groups and categories with the keys their ids derive from, and their names. */
+type Pack = { key: string; name: string; isIncome: boolean; categories: { key: string; name: string }[] }[]
+
+function builtInPack(language: ReturnType<typeof starterPackLanguage>): Pack {
+  return STARTER_PACK.map((g) => ({
+    key: g.key,
+    name: g.names[language],
+    isIncome: g.isIncome,
+    categories: g.categories.map((c) => ({ key: c.key, name: c.names[language] })),
+  }))
+}
+
+/**
+ * An edited pack, keyed by place (`edited:2:5`, the sixth category of the third group) so a replay
+ * derives the same ids; a category name given twice is created once, as a name already there is.
+ */
+function editedPack(groups: NonNullable<SeedStarterPackArgs['groups']>): Pack {
+  const seen = new Set<string>()
+  return groups.map((g, i) => ({
+    key: `edited:${i}`,
+    name: g.name,
+    isIncome: g.isIncome ?? false,
+    categories: g.categories.flatMap((name, j) => {
+      const folded = name.toLowerCase()
+      if (seen.has(folded)) return []
+      seen.add(folded)
+      return [{ key: `edited:${i}:${j}`, name }]
+    }),
+  }))
+}
 
 /**
  * Refuses the run when a derived id is already used (deleted rows included), which only happens

@@ -54,6 +54,9 @@ function remittance(tx: unknown): string | null {
  * (`<ref>:<n>`). The closing booked balance (CLBD) is the file's ledger balance.
  */
 export function parseCamt053(text: string): Statement {
+  if (!/<(?:\w+:)?Document[\s>]/.test(text)) {
+    throw new StatementError('IMPORT_FILE_UNREADABLE', 'No <Document> element: this is not a camt.053 file.')
+  }
   if (!/<\/(?:\w+:)?Document>/.test(text)) {
     throw new StatementError('IMPORT_FILE_TRUNCATED', 'The file ends before </Document>: it was cut short.')
   }

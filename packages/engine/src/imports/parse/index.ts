@@ -55,7 +55,13 @@ export function fileText(file: BankFile): string {
         text = new TextDecoder('windows-1252').decode(bytes)
       }
     } else text = new TextDecoder(encoding).decode(bytes)
-  } else text = file.content ?? ''
+  } else {
+    text = file.content ?? ''
+    // Text is counted in UTF-8 bytes, as the file it stands for; only text that could be over
+    // the limit is encoded to count.
+    if (text.length * 3 > MAX_FILE_BYTES && new TextEncoder().encode(text).length > MAX_FILE_BYTES)
+      throw tooLarge()
+  }
   if (text.length > MAX_FILE_BYTES) throw tooLarge()
   text = text.replace(/^\uFEFF/, '')
   if (text.trim() === '') throw new StatementError('IMPORT_FILE_EMPTY', 'The file is empty.')

@@ -8,7 +8,25 @@ import {
 } from './statement.ts'
 import { at, listOf, parseXml, textOf } from './xml.ts'
 
-const ARRAYS = new Set(['STMTTRN', 'STMTTRNRS', 'CCSTMTTRNRS'])
+// Every level that may repeat: a bank may send two statements in one STMTTRNRS (Banco do Brasil
+// sends an empty one, then the one with the rows), or two transaction lists in one statement.
+const ARRAYS = new Set([
+  'BANKMSGSRSV1',
+  'CREDITCARDMSGSRSV1',
+  'STMTTRNRS',
+  'CCSTMTTRNRS',
+  'STMTRS',
+  'CCSTMTRS',
+  'BANKTRANLIST',
+  'STMTTRN',
+])
+
+/** The elements at the end of a path, each step of which may repeat. */
+function all(node: unknown, ...path: string[]): unknown[] {
+  let level = listOf(node)
+  for (const key of path) level = level.flatMap((n) => listOf(at(n, key)))
+  return level
+}
 
 /**
  * OFX 1.x is SGML: a leaf element is not closed (`<TRNAMT>-12.50`). Closing each leaf that is
@@ -90,16 +108,20 @@ export function parseOfx(text: string): Statement {
   const doc = parseXml(isXml ? body : sgmlToXml(body), ARRAYS)
   const ofx = at(doc, 'OFX')
   const statements = [
-    ...listOf(at(ofx, 'BANKMSGSRSV1', 'STMTTRNRS')).map((s) => at(s, 'STMTRS')),
-    ...listOf(at(ofx, 'CREDITCARDMSGSRSV1', 'CCSTMTTRNRS')).map((s) => at(s, 'CCSTMTRS')),
-  ].filter((s) => s !== undefined)
+    ...all(ofx, 'BANKMSGSRSV1', 'STMTTRNRS', 'STMTRS'),
+    ...all(ofx, 'CREDITCARDMSGSRSV1', 'CCSTMTTRNRS', 'CCSTMTRS'),
+  ]
   if (statements.length === 0)
     throw new StatementError('IMPORT_FILE_UNREADABLE', 'The OFX file holds no bank or credit-card statement.')
-  const accounts = new Set(statements.map(ofxAccount))
+  const transactionsOf = (s: unknown) => all(s, 'BANKTRANLIST', 'STMTTRN')
+  const withRows = statements.filter((s) => transactionsOf(s).length > 0)
+  const accounts = new Set(
+    (withRows.length > 0 ? withRows : statements).map(ofxAccount).filter((a) => a !== null),
+  )
   if (accounts.size > 1) {
     throw new StatementError(
       'IMPORT_MULTIPLE_ACCOUNTS',
-      `The file holds statements of ${accounts.size} accounts; export one account per file.`,
+      `The file holds statements of ${accounts.size} accounts (${[...accounts].join(', ')}); export one account per file.`,
     )
   }
   const lines = rowLines(text.slice(0, end))
@@ -110,11 +132,13 @@ export function parseOfx(text: string): Statement {
   let currency: string | null = null
   for (const s of statements) {
     currency ??= textOf(at(s, 'CURDEF'))
+    const transactions = transactionsOf(s)
     const bal = textOf(at(s, 'LEDGERBAL', 'BALAMT'))
     const balCents = bal === null ? null : parseCents(bal.replace(',', '.'))
-    if (balCents !== null)
+    // The balance of the last statement with rows (or of the last one, when none has rows).
+    if (balCents !== null && (transactions.length > 0 || ledgerBalance === null || withRows.length === 0))
       ledgerBalance = { amountCents: balCents, date: ofxDay(textOf(at(s, 'LEDGERBAL', 'DTASOF'))) }
-    for (const t of listOf(at(s, 'BANKTRANLIST', 'STMTTRN'))) {
+    for (const t of transactions) {
       const line = lines[n++] ?? 1
       const date = ofxDay(textOf(at(t, 'DTPOSTED')))
       const amountText = textOf(at(t, 'TRNAMT'))

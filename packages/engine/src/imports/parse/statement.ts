@@ -21,7 +21,8 @@ export interface RefusedRow {
 
 /** What a bank file says: its rows, the rows it could not read, and its own figures. */
 export interface Statement {
-  format: 'ofx' | 'csv' | 'camt053'
+  /** The file's format, or `simplefin` for rows a bank connection fetched. */
+  format: 'ofx' | 'csv' | 'camt053' | 'simplefin'
   /** ISO 4217 code the file states, or null when it states none (CSV). */
   currency: string | null
   /** The bank's account number or IBAN, when the file states one. */

@@ -79,7 +79,7 @@ export class PayeeResolver {
       .selectFrom('payees')
       .select(['id', 'normalized_name'])
       .where('household_id', '=', this.ctx.householdId)
-      .where('normalized_name', 'in', idList(wanted))
+      .where('normalized_name', '=', idList(wanted))
       .where('deleted_at', 'is', null)
       .orderBy('created_at')
       .orderBy('id')
@@ -262,7 +262,7 @@ async function requireFreeIds(
     .selectFrom('transactions')
     .select('id')
     .where('household_id', '=', householdId)
-    .where('id', 'in', idList([...seen]))
+    .where('id', '=', idList([...seen]))
     .execute()
   if (taken.length === 0) return
   const takenIds = new Set(taken.map((r) => r.id))

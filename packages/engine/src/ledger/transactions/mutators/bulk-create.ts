@@ -120,7 +120,7 @@ async function findKnownImports(
     .select(['account_id', 'imported_id'])
     .where('household_id', '=', householdId)
     .where('account_id', 'in', [...new Set(withIds.map((w) => w.input.accountId))])
-    .where('imported_id', 'in', idList([...new Set(withIds.map((w) => w.input.importedId!))]))
+    .where('imported_id', '=', idList([...new Set(withIds.map((w) => w.input.importedId!))]))
     .execute()
   const known = new Set(existing.map((e) => `${e.account_id}\u0000${e.imported_id}`))
   for (const { index, input } of withIds) {

@@ -1,0 +1,31 @@
+/**
+ * The server as `npm start` runs it (`server/src/main.ts`), for `bench:sockets`: on a `memory`
+ * line on stdin it collects garbage (node must run with `--expose-gc`) and prints
+ * `memory {"rss":…,"heapUsed":…,"external":…,"arrayBuffers":…}` in bytes, so the bench reads the
+ * process's memory after a full collection rather than whenever the collector last ran. The
+ * server itself has no such switch: this lives in the bench only.
+ */
+import { createInterface } from 'node:readline'
+import { loadConfig, startServer } from '@hearth/server'
+
+const collect = (globalThis as { gc?: () => void }).gc
+if (!collect) throw new Error('measured-server.ts needs node --expose-gc')
+
+const server = await startServer(loadConfig())
+process.stdout.write(`listening on ${server.url}\n`)
+createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() !== 'memory') return
+  // Twice: the first pass may only queue finalizers (weak maps, closed sockets' handles).
+  collect()
+  collect()
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage()
+  process.stdout.write(`memory ${JSON.stringify({ rss, heapUsed, external, arrayBuffers })}\n`)
+})
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  })
+}

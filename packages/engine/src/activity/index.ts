@@ -1,0 +1,7 @@
+export * from './model.ts'
+export * from './operations.ts'
+export * from './queries.ts'
+export * from './retention.ts'
+export * from './schema.ts'
+export type * from './tables.ts'
+export * from './undo.ts'

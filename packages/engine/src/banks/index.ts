@@ -1,0 +1,5 @@
+export * from './apply.ts'
+export * from './model.ts'
+export * from './operations.ts'
+export * from './schema.ts'
+export type * from './tables.ts'
