@@ -10,6 +10,7 @@ import { RefusedChanges } from './components/refused.tsx'
 import { useScrollableTablesFocusable } from './components/scrollable-tables.ts'
 import { Sidebar } from './components/sidebar.tsx'
 import { SyncBadge } from './components/sync-badge.tsx'
+import { ownChanges } from './components/own-changes.ts'
 import { UndoToast } from './components/undo-toast.tsx'
 import { errorMessage } from './format.ts'
 import { lazyScreen, preloadScreens } from './lazy-screen.tsx'
@@ -77,7 +78,9 @@ export function App() {
     let open: Hearth | null = null
     let cancelled = false
     keepScreensOf(session.store)
-    const pending = openHearth(session)
+    // The record of own changes starts before anything else sees the replica, so a change made
+    // while it opened is one Ctrl/Cmd+Z can take back.
+    const pending = openHearth(session).then((h) => (ownChanges(h), h))
     setOpening(pending)
     pending.then(
       (h) => {

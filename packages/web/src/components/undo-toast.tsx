@@ -2,16 +2,11 @@ import type { Hearth } from '@hearth/client'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { errorMessage } from '../format.ts'
 import { changeWords } from './change-words.ts'
+import { type OwnChange, ownChanges } from './own-changes.ts'
 import './activity.css'
 
 /** How long a toast stays up after a change, unless another change or a dismissal replaces it. */
 const TOAST_MS = 20_000
-
-/** One change this app made here, which Ctrl/Cmd+Z or the toast's Undo takes back. */
-interface OwnChange {
-  id: number
-  name: string
-}
 
 type Toast =
   | { kind: 'saved'; change: OwnChange }
@@ -27,22 +22,23 @@ type Toast =
  */
 export function UndoToast(props: { hearth: Hearth }) {
   const { hearth } = props
-  const [toast, setToast] = useState<Toast | null>(null)
-  const changes = useRef<OwnChange[]>([])
+  const changes = ownChanges(hearth)
+  // A change made before this mounted (while the replica opened) is still shown if it is recent.
+  const [toast, setToast] = useState<Toast | null>(() => {
+    const last = changes.list.at(-1)
+    return last && Date.now() - last.at < TOAST_MS ? { kind: 'saved', change: last } : null
+  })
   // The field typed into since its last save, whose Ctrl/Cmd+Z undoes typing.
   const typing = useRef<EventTarget | null>(null)
 
-  useEffect(() => {
-    changes.current = []
-    return hearth.on('change', (e) => {
-      if (e.source !== 'local' || !e.mutation) return
-      typing.current = null
-      if (e.mutation.name === 'activity.undoMutation') return
-      changes.current.push(e.mutation)
-      if (changes.current.length > 100) changes.current.shift()
-      setToast({ kind: 'saved', change: e.mutation })
-    })
-  }, [hearth])
+  useEffect(
+    () =>
+      changes.onChange((change) => {
+        typing.current = null
+        setToast({ kind: 'saved', change })
+      }),
+    [changes],
+  )
 
   useEffect(() => {
     if (!toast) return
@@ -51,7 +47,7 @@ export function UndoToast(props: { hearth: Hearth }) {
   }, [toast])
 
   const undo = async (change: OwnChange) => {
-    changes.current = changes.current.filter((c) => c.id !== change.id)
+    changes.forget(change.id)
     try {
       await hearth.mutate.activity.undoMutation({ mutationId: change.id })
       setToast({ kind: 'undone', change })
@@ -72,7 +68,7 @@ export function UndoToast(props: { hearth: Hearth }) {
       const target = e.target as HTMLElement | null
       if (target?.isContentEditable || target?.tagName === 'TEXTAREA') return
       if (target === typing.current) return
-      const last = changes.current.at(-1)
+      const last = changes.list.at(-1)
       if (!last) return
       e.preventDefault()
       void undo(last)
