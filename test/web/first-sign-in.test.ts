@@ -127,6 +127,13 @@ describe.skipIf(!chromiumPath())('a first sign-in', () => {
         `first sign-in: the new replica opened in ${Math.round(replica.openMs)} ms, migrated and ready in ${Math.round(replica.householdMs)} ms`,
       )
       expect(replica.fromTemplate).toBe(1)
+
+      // The assignment made while the month came from the server is a change of this app like any
+      // other: Ctrl+Z takes it back.
+      await page.keyboard.press('Control+z')
+      await expect
+        .poll(async () => (await owner.api.get(cell)).body.assignedCents, { timeout: 60_000 })
+        .toBe('120000')
     } finally {
       await context.close()
     }
