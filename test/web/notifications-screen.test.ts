@@ -239,7 +239,12 @@ describe.skipIf(!chromiumPath())('notifications in Chromium', () => {
         registrationId,
         data: payload,
       })
-      await page.locator(`[data-push-received="${raised.title}"]`).waitFor({ timeout: 30_000 })
+      // The page hears of it once the system notification is up (or with the reason it is not).
+      const received = page.locator(`[data-push-received="${raised.title}"]`)
+      await received.waitFor({ timeout: 30_000 })
+      expect(await received.getAttribute('data-push-shown'), (await received.textContent()) ?? '').toBe(
+        'true',
+      )
       await expect
         .poll(
           () =>

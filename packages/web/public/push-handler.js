@@ -10,19 +10,25 @@ self.addEventListener('push', (event) => {
     payload = { title: event.data ? event.data.text() : '' }
   }
   const title = payload.title || 'New Hearth notification'
+  // The open app is told once the system notification is up, or why it could not be shown.
   event.waitUntil(
-    Promise.all([
-      self.registration.showNotification(title, {
+    self.registration
+      .showNotification(title, {
         body: payload.body || '',
         tag: payload.id || undefined,
         icon: 'icon.svg',
         data: { id: payload.id || null, householdId: payload.householdId || null },
-      }),
-      self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((clients) => {
-        for (const client of clients)
-          client.postMessage({ type: 'hearth.push', notification: { ...payload, title } })
-      }),
-    ]),
+      })
+      .then(
+        () => ({ shown: true }),
+        (error) => ({ shown: false, error: String((error && error.message) || error) }),
+      )
+      .then((outcome) =>
+        self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((clients) => {
+          for (const client of clients)
+            client.postMessage({ type: 'hearth.push', notification: { ...payload, title }, ...outcome })
+        }),
+      ),
   )
 })
 

@@ -21,16 +21,25 @@ export function PushSection(props: { access: ServerAccess; push: ChannelInfo | u
   const [kept, setKept] = useState<Kept | undefined>(undefined)
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
-  const [received, setReceived] = useState<{ title: string; at: string } | null>(null)
+  const [received, setReceived] = useState<{ title: string; at: string; error: string | null } | null>(null)
   const supported = pushSupported()
 
   useEffect(() => {
     if (!supported) return
     keptSubscription().then(setKept, () => setKept(null))
     const onMessage = (event: MessageEvent) => {
-      const data = event.data as { type?: string; notification?: { title?: string } } | null
+      const data = event.data as {
+        type?: string
+        notification?: { title?: string }
+        shown?: boolean
+        error?: string
+      } | null
       if (data?.type === 'hearth.push')
-        setReceived({ title: data.notification?.title ?? '', at: new Date().toLocaleTimeString() })
+        setReceived({
+          title: data.notification?.title ?? '',
+          at: new Date().toLocaleTimeString(),
+          error: data.shown === false ? (data.error ?? 'unknown error') : null,
+        })
     }
     navigator.serviceWorker.addEventListener('message', onMessage)
     return () => navigator.serviceWorker.removeEventListener('message', onMessage)
@@ -100,8 +109,14 @@ export function PushSection(props: { access: ServerAccess; push: ChannelInfo | u
         </p>
       )}
       {received && (
-        <p role="status" data-push-received={received.title}>
+        <p
+          role="status"
+          data-push-received={received.title}
+          data-push-shown={String(received.error === null)}
+        >
           Push received on this browser at {received.at}: {received.title}
+          {received.error !== null &&
+            ` (the browser did not show it as a system notification: ${received.error})`}
         </p>
       )}
     </section>
