@@ -21,7 +21,7 @@ self.addEventListener('push', (event) => {
       })
       .then(
         () => ({ shown: true }),
-        (error) => ({ shown: false, error: String((error && error.message) || error) }),
+        (error) => ({ shown: false, error: String(error?.message || error) }),
       )
       .then((outcome) =>
         self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((clients) => {

@@ -80,7 +80,10 @@ export function App() {
     keepScreensOf(session.store)
     // The record of own changes starts before anything else sees the replica, so a change made
     // while it opened is one Ctrl/Cmd+Z can take back.
-    const pending = openHearth(session).then((h) => (ownChanges(h), h))
+    const pending = openHearth(session).then((h) => {
+      ownChanges(h)
+      return h
+    })
     setOpening(pending)
     pending.then(
       (h) => {
@@ -205,7 +208,6 @@ function Shell(props: {
   // On a narrow screen the sidebar folds behind a menu button; moving to a screen folds it again.
   const [menuOpen, setMenuOpen] = useState(false)
   const path = route.join('/')
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the path is what closes it.
   useEffect(() => setMenuOpen(false), [path])
   const mainRef = useRef<HTMLElement>(null)
   useScrollableTablesFocusable(mainRef)

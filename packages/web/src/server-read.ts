@@ -11,7 +11,6 @@ export function useServerRead<T>(
     error: undefined,
   })
   const [round, setRound] = useState(0)
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the read depends on.
   useEffect(() => {
     let live = true
     read().then(

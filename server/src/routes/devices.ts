@@ -12,19 +12,16 @@ import {
   operations,
   runMutation,
   type Scope,
-  type Store,
 } from '@hearth/engine'
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { bearerToken, hashApiKey } from '../auth/api-key-token.ts'
-import type { FailureBackoff } from '../auth/failure-backoff.ts'
 import { checkPassword, type PasswordCheck } from '../auth/password-sign-in.ts'
 import { fromSameOrigin } from '../auth/same-origin.ts'
 import { sessionCookieOf } from '../auth/session-cookie.ts'
 import type { SessionSettings } from '../auth/session-settings.ts'
 import { mintDeviceTokens } from '../auth/session-token.ts'
 import type { AppEnv } from '../http/env.ts'
-import type { AuthFailures } from '../http/rate-limits.ts'
 import { jsonBody, jsonResponse } from '../http/route.ts'
 import { presentSession, refuseCrossSite } from './sessions.ts'
 

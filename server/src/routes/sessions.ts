@@ -22,15 +22,12 @@ import { hashPassword, verifyPassword } from '../auth/password-hash.ts'
 import { passwordProblem } from '../auth/password-rules.ts'
 import { checkPassword, type PasswordCheck } from '../auth/password-sign-in.ts'
 import { fromSameOrigin } from '../auth/same-origin.ts'
-import { totpSecretOf, useSecondFactor } from '../auth/second-factor.ts'
 import { clearSessionCookie } from '../auth/session-cookie.ts'
 import type { SessionSettings } from '../auth/session-settings.ts'
 import { startSession } from '../auth/start-session.ts'
 import { type AppEnv, actorContext } from '../http/env.ts'
-import type { AuthFailures } from '../http/rate-limits.ts'
 import { jsonBody, jsonResponse } from '../http/route.ts'
 import { requireScope } from '../http/scope.ts'
-import type { SecretBox } from '../webhooks/secret-box.ts'
 
 const problemContent = { 'application/problem+json': { schema: ProblemSchema } }
 const problemAnswer = (description: string) => ({ description, content: problemContent })

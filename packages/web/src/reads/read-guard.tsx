@@ -16,7 +16,7 @@ export function ReadGuard(props: {
 }) {
   const replica = useReplicaState(props.hearth)
   const problem = readProblem(props.reads, replica)
-  return problem ? <ReadMessage problem={problem} /> : <>{props.children()}</>
+  return problem ? <ReadMessage problem={problem} /> : props.children()
 }
 
 /** A read problem as a person reads it; `data-problem` names its kind for tests and styles. */

@@ -723,7 +723,6 @@ function SplitEditor(props: { draft: Draft; set: (patch: Partial<Draft>) => void
     <fieldset class="splits">
       <legend>Split into parts (negative amounts are money out)</legend>
       {draft.splits.map((s, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: parts have no id until saved.
         <div class="split-line" key={i}>
           {/* biome-ignore lint/a11y/noLabelWithoutControl: CategorySelect renders the select. */}
           <label class="grow">
