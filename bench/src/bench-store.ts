@@ -14,20 +14,28 @@ export const POSTGRES_URL =
 export type StoreName = 'pglite' | 'postgres'
 
 /**
- * `--store pglite|postgres|both` (default both), plus `--reseed`. A bench that measures more than
- * the two stores names its own further choices in `extra` (such as `device`).
+ * `--store pglite|postgres|both` (default both), plus `--reseed`, and `--transactions N` for a
+ * bench whose household's size can change (it is undefined when not given). A bench that measures
+ * more than the two stores names its own further choices in `extra` (such as `device`).
  */
 export function benchArgs<E extends string = never>(
   extra: readonly E[] = [],
-): { stores: (StoreName | E)[]; reseed: boolean } {
+): { stores: (StoreName | E)[]; reseed: boolean; transactions: number | undefined } {
   const { values } = parseArgs({
-    options: { store: { type: 'string', default: 'both' }, reseed: { type: 'boolean', default: false } },
+    options: {
+      store: { type: 'string', default: 'both' },
+      reseed: { type: 'boolean', default: false },
+      transactions: { type: 'string' },
+    },
   })
+  const transactions = values.transactions === undefined ? undefined : Number(values.transactions)
+  if (transactions !== undefined && !(Number.isInteger(transactions) && transactions >= 2_000))
+    throw new Error('--transactions must be a whole number of at least 2000')
   const known: readonly string[] = ['pglite', 'postgres', ...extra]
   const stores = (values.store === 'both' ? ['pglite', 'postgres'] : [values.store]) as (StoreName | E)[]
   for (const s of stores)
     if (!known.includes(s)) throw new Error(`--store must be ${[...known, 'both'].join(', ')}`)
-  return { stores, reseed: values.reseed ?? false }
+  return { stores, reseed: values.reseed ?? false, transactions }
 }
 
 /** Opens (creating if needed) and migrates the bench store of that name. */

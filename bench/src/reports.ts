@@ -14,15 +14,17 @@ import { type Comparison, printReport, time } from './stats.ts'
 
 /** The household of issue 30's reports: 20,000 rows over two years, in two currencies. */
 const SIZE = { transactions: 20_000, categories: 40, payees: 200, months: 24, first: '2024-12-01' }
+const ROWS = () => `${Math.round(SIZE.transactions / 1000)}k rows`
 const RANGE = { fromMonth: '2024-12', toMonth: '2026-11' }
 
 /**
- * `npm run bench:reports [-- --store pglite|postgres|both]`: the four reports (24 months) on a
- * household of 20,000 rows, each beside the raw SQL aggregate it is built on. Each run seeds a
+ * `npm run bench:reports [-- --store pglite|postgres|both] [--transactions N]`: the four reports
+ * (24 months) on a household of 20,000 rows (or N), each beside the raw SQL aggregate it is built on. Each run seeds a
  * scratch store of its own in SQL and drops it at the end.
  */
 async function main(): Promise<void> {
-  const { stores } = benchArgs()
+  const { stores, transactions } = benchArgs()
+  if (transactions !== undefined) SIZE.transactions = transactions
   const rows: Comparison[] = []
   for (const name of stores) {
     const { store, drop } = await openScratchStore(name, 'reports', { durable: false })
@@ -120,7 +122,7 @@ async function measure(name: string, store: Store, ctx: HouseholdContext): Promi
   return [
     {
       store: name,
-      measure: 'reports.netWorth, 24 months (20k rows, 5 accounts, 2 currencies)',
+      measure: `reports.netWorth, 24 months (${ROWS()}, 5 accounts, 2 currencies)`,
       engine: await time(read(operations.reports.netWorth, RANGE)),
       // The raw statement: the rows summed per account and month.
       baseline: await time(() =>

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { parseClusterUrl, urlFor } from '@hearth/engine/node'
-import type { RunningServer } from '@hearth/server'
+import { loadConfig, type RunningServer } from '@hearth/server'
 import pg from 'pg'
 import pino from 'pino'
 import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { warnIfNotDurable } from '../../server/src/durability-check.ts'
+import { startReceiver } from '../http/webhook-receiver.ts'
 import { newOwner, startTestServer, type TestMember } from '../src/index.ts'
 import { TEST_DATABASE_URL } from '../src/variant.ts'
 import { closeDevices, eventually, expectConverged, newDevice } from '../sync/devices.ts'
@@ -58,6 +59,18 @@ async function primaryNode(url: string): Promise<1 | 2 | null> {
   return null
 }
 
+/** Every day from `from` to `to`, both included, as YYYY-MM-DD. */
+function daysBetween(from: string, to: string): string[] {
+  const days: string[] = []
+  for (
+    let d = new Date(`${from}T00:00:00Z`);
+    d.toISOString().slice(0, 10) <= to;
+    d.setUTCDate(d.getUTCDate() + 1)
+  )
+    days.push(d.toISOString().slice(0, 10))
+  return days
+}
+
 describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
   let url = ''
   let server: RunningServer | undefined
@@ -65,13 +78,36 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
   let other: RunningServer | undefined
   let owner: TestMember
 
+  /** Rows read from the primary of now, directly. */
+  const storedRows = async <T>(text: string, values: unknown[]): Promise<T[]> => {
+    const node = await primaryNode(url)
+    if (node === null) throw new Error('the cluster has no primary')
+    const direct = new pg.Client({
+      connectionString: urlFor(parseClusterUrl(url), { host: '127.0.0.1', port: base + node }),
+    })
+    await direct.connect()
+    try {
+      return (await direct.query(text, values)).rows as T[]
+    } finally {
+      await direct.end()
+    }
+  }
+
   beforeAll(async () => {
     if (!hasAutoctl) throw new Error('HEARTH_REQUIRE_CLUSTER is set but pg_autoctl is not installed')
     const { stdout } = await cluster('start-postgres')
     url = stdout.trim().split('\n').at(-1)!
     expect(url).toMatch(/^postgres:\/\/.+,.+target_session_attrs=read-write/)
-    server = await startTestServer({ databaseUrl: url }, { ownStore: true })
-    other = await startTestServer({ databaseUrl: url }, { ownStore: true })
+    // Deliveries retry for about half a minute, longer than a failover takes.
+    const webhooks = {
+      ...loadConfig({}).webhooks,
+      allowPrivate: true,
+      secretKey: 'test-webhook-key',
+      timeoutMs: 2000,
+      retryScheduleMs: [500, 1000, 2000, 4000, 8000, 16_000],
+    }
+    server = await startTestServer({ databaseUrl: url, webhooks }, { ownStore: true })
+    other = await startTestServer({ databaseUrl: url, webhooks }, { ownStore: true })
     owner = await newOwner(server)
   }, 400_000)
 
@@ -83,7 +119,7 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
     await rm(dir, { recursive: true, force: true })
   }, 120_000)
 
-  it('answers writes again within 15 s of losing its primary, loses no acknowledged write, never answers 500, and its devices converge', async () => {
+  it('answers writes again within 15 s of losing its primary, loses no acknowledged write, never answers 500, its devices converge, and webhooks and jobs happen once', async () => {
     const acknowledged: { id: string; at: number }[] = []
     const refused: { status: number; code?: string; retryAfter: string | null }[] = []
     const unexpected: string[] = []
@@ -143,6 +179,30 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
       })
     // A device on each instance: a change pushed through one reaches the other through the
     // database's notifications (or the hub's clock poll), before and after the failover.
+    // Every tag written, by REST or by a device, is announced to a webhook receiver; and a daily
+    // bill started ten days ago is booked by the recurrence job, run during and after.
+    const receiver = await startReceiver()
+    const h = `/households/${owner.householdId}`
+    const subscription = await owner.api.post(`${h}/webhooks/subscriptions`, {
+      url: receiver.url,
+      eventTypes: ['tag.created'],
+    })
+    expect(subscription.status).toBe(201)
+    const checking = (await owner.api.post(`${h}/accounts`, { name: 'Checking', type: 'cash' })).body as {
+      id: string
+    }
+    const today = new Date().toISOString().slice(0, 10)
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10)
+    const bill = await owner.api.post(`${h}/recurrences`, {
+      name: 'Daily bill',
+      accountId: checking.id,
+      amountCents: -500,
+      frequency: 'daily',
+      startDate: tenDaysAgo,
+    })
+    expect(bill.status).toBe(201)
+    // A bill added with a start in the past is booked from its next run date on.
+    const firstBooked = bill.body.nextRunDate as string
     const a = await newDevice(server!, owner)
     const b = await newDevice(other!, owner)
     await Promise.all([a.sync.whenSynced(), b.sync.whenSynced()])
@@ -157,6 +217,8 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
       expect(primary).not.toBeNull()
       await cluster('stop-node', String(primary))
       const stoppedAt = Date.now()
+      // The job runs while there is no primary: it fails or waits, and books nothing twice.
+      const jobDuring = server!.jobs.runNow('recurrences.materialize')
       // Made on device B while there is no primary: it waits in B's queue and goes out after.
       const during = ulid()
       await b.mutate.tags.create({ id: during, name: 'during the failover' })
@@ -174,13 +236,9 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
 
       const newPrimary = await primaryNode(url)
       expect(newPrimary).toBe(primary === 1 ? 2 : 1)
-      const direct = new pg.Client({
-        connectionString: urlFor(parseClusterUrl(url), { host: '127.0.0.1', port: base + newPrimary! }),
-      })
-      await direct.connect()
-      const { rows } = await direct
-        .query<{ id: string }>('select id from tags where household_id = $1', [owner.householdId])
-        .finally(() => direct.end())
+      const rows = await storedRows<{ id: string }>('select id from tags where household_id = $1', [
+        owner.householdId,
+      ])
       const stored = new Set(rows.map((r) => r.id))
       const lost = acknowledged.filter((a) => !stored.has(a.id))
       console.info(
@@ -204,6 +262,45 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
         expect(await a.query.tags.get({ id: during })).toBeTruthy()
       }, 60_000)
       await expectConverged(server!, owner.householdId, [a, b], 60_000)
+
+      // Jobs once: the run during the failover and one on each instance at once after it book
+      // each day's bill once.
+      console.info(`failover: the recurrence job run during the failover ${await jobDuring}`)
+      const outcomes = await Promise.all([
+        server!.jobs.runNow('recurrences.materialize'),
+        other!.jobs.runNow('recurrences.materialize'),
+      ])
+      expect(outcomes).toContain('ran')
+      const bills = await storedRows<{ date: string; n: number }>(
+        `select date::text as date, count(*)::int as n from transactions
+         where household_id = $1 and account_id = $2 and source = 'recurring' group by 1 order by 1`,
+        [owner.householdId, checking.id],
+      )
+      expect(bills.map((r) => r.date)).toEqual(daysBetween(firstBooked, today))
+      expect(bills.filter((r) => r.n !== 1)).toEqual([])
+
+      // Webhooks once: every stored tag is announced, each by one event. A send whose outcome was
+      // being recorded as the primary stopped is sent again with the same webhook-id, which is
+      // what a receiver removes duplicates by; it is counted, not refused.
+      const tags = new Set(
+        (
+          await storedRows<{ id: string }>('select id from tags where household_id = $1', [owner.householdId])
+        ).map((r) => r.id),
+      )
+      const announced = () => new Set(receiver.received.map((r) => r.payload.data.tag.id as string))
+      await eventually(async () => expect(announced().size).toBe(tags.size), 120_000)
+      expect([...announced()].filter((id) => !tags.has(id))).toEqual([])
+      const idsByTag = new Map<string, Set<string>>()
+      for (const r of receiver.received) {
+        const tag = r.payload.data.tag.id as string
+        idsByTag.set(tag, (idsByTag.get(tag) ?? new Set()).add(r.id))
+      }
+      expect([...idsByTag.entries()].filter(([, ids]) => ids.size !== 1)).toEqual([])
+      receiver.verifyAll(subscription.body.secret)
+      console.info(
+        `failover: ${tags.size} tags announced by ${receiver.received.length} sends ` +
+          `(${receiver.received.length - tags.size} sent again with the same webhook-id)`,
+      )
       // The instance said it could not write while there was no primary, and says it can again.
       expect([...readiness].sort()).toEqual([200, 503])
       await eventually(async () => expect((await fetch(`${server!.url}/readyz`)).status).toBe(200), 15_000)
@@ -211,5 +308,5 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
       stopping = true
       await Promise.all(writers)
     }
-  }, 240_000)
+  }, 420_000)
 })

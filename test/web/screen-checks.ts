@@ -26,6 +26,10 @@ export async function go(page: Page, path: string): Promise<void> {
 export async function settled(page: Page): Promise<void> {
   await page.locator('main h1').first().waitFor({ timeout: 60_000 })
   await page.waitForFunction((busy) => !document.querySelector(busy), SCREEN_BUSY, { timeout: 60_000 })
+  // What the app does a frame after a change (a wide table made reachable by keyboard) is done.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  )
 }
 
 /**

@@ -5,7 +5,7 @@ import { useEffect } from 'preact/hooks'
  * On a narrow screen a wide table scrolls sideways inside its own box (styles.css); a box that
  * scrolls must be reachable by keyboard to be scrolled by it. Every table under `root` that
  * scrolls and holds nothing focusable gets `tabindex="0"` (and loses it when it no longer
- * scrolls), checked once a frame after the screen changes or the window is resized.
+ * scrolls), checked once a frame after the screen or its text changes or the window is resized.
  */
 export function useScrollableTablesFocusable(root: RefObject<HTMLElement | null>): void {
   useEffect(() => {
@@ -25,7 +25,8 @@ export function useScrollableTablesFocusable(root: RefObject<HTMLElement | null>
       queued ||= requestAnimationFrame(check)
     }
     const observer = new MutationObserver(later)
-    observer.observe(element, { childList: true, subtree: true })
+    // Text that changes in place (figures arriving in rows already drawn) widens a table too.
+    observer.observe(element, { childList: true, characterData: true, subtree: true })
     addEventListener('resize', later)
     later()
     return () => {
