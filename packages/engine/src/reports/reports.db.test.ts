@@ -1,7 +1,10 @@
 import { operations } from '@hearth/engine'
+import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
+import { ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
 import { type LedgerHousehold, ledgerHousehold } from '../ledger/test-fixture.ts'
+import { ageOfMoneyFlows } from './queries.ts'
 
 /** Mid-March 2026 in the household's zone: the default range is April 2025 to March 2026. */
 const now = new Date('2026-03-15T12:00:00Z')
@@ -274,5 +277,54 @@ describe('reports.ageOfMoney', () => {
       expect(m.days, m.asOf).toBe(one.days)
     }
     expect(report.months.filter((m) => m.days !== null).length).toBeGreaterThan(4)
+  })
+
+  it('gives the same answer with many flows a day, where most outflows are read as a day’s sum', async () => {
+    for (const start of [3, 29]) {
+      const h = await ledgerHousehold({ baseCurrency: 'USD', timeZone: 'UTC' })
+      h.ctx.now = now
+      const checking = await account(h, 'cash')
+      const savings = await account(h, 'cash')
+      let seed = start
+      const rand = (n: number) => {
+        seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0
+        // The high bits: an LCG's low bits repeat with a short period.
+        return (seed >>> 12) % n
+      }
+      // 240 rows over 120 days: two a day on average, some days with several of each; pay now and
+      // then, a little more than is spent, so money ages, and early outflows run below zero.
+      const day = (n: number) => new Date(Date.UTC(2025, 8, 1 + n)).toISOString().slice(0, 10)
+      for (let i = 0; i < 240; i++) {
+        const date = day(rand(120))
+        const kind = rand(8)
+        if (kind === 0) await row(h, checking, date, 200_000 + rand(300_000))
+        else if (kind === 1) await row(h, savings, date, 1 + rand(5_000))
+        else await row(h, rand(2) ? checking : savings, date, -(1 + rand(20_000)))
+      }
+      // Exactly: the rows read give the series every row gives, to the fraction, with the same
+      // outflows averaged at each point.
+      const points = ['2025-09-30', '2025-10-31', '2025-11-30', '2025-12-31']
+      const { rows: every } = await sql<{ id: string; date: string; amount: string }>`
+        select t.id, t.date::text as date, t.amount_cents::text as amount from transactions t
+        where t.household_id = ${h.ctx.householdId} and t.deleted_at is null and t.date <= '2025-12-31'
+        order by t.date, t.id`.execute(h.store.db)
+      const read = await ageOfMoneyFlows(h.store.db, h.ctx.householdId, points)
+      expect(read.length).toBeLessThan(every.length * 0.8)
+      const exact = (flows: CashFlow[]) =>
+        ageOfMoneySeries(flows, points).map(
+          (p) => p && { n: p.numerator, d: p.denominator, ids: p.outflows.map((o) => o.id) },
+        )
+      expect(exact(read)).toEqual(
+        exact(every.map((r) => ({ id: r.id, date: r.date, amountCents: BigInt(r.amount) }))),
+      )
+
+      const report = await h.read(operations.reports.ageOfMoney, { fromMonth: '2025-09', toMonth: '2025-12' })
+      for (const m of report.months) {
+        const one = await h.read(operations.budgets.ageOfMoney, { asOf: m.asOf })
+        expect(m.days, `${start} ${m.asOf}`).toBe(one.days)
+      }
+      expect(report.months.filter((m) => m.days !== null)).toHaveLength(4)
+      expect(report.months.filter((m) => m.days! > 3).length).toBeGreaterThan(1)
+    }
   })
 })
