@@ -679,11 +679,13 @@ async function screenRenders(
       samples.get(path)!.empty.push(emptyMs)
     }
   }
-  if (args.profile)
+  if (args.profile) {
     await profiled(big, 'screens (one round)', async () => {
       for (const path of paths)
         await renderScreen(big, path === 'register' ? `/accounts/${bigAccount}` : path)
     })
+    await slowScreensQueries(big)
+  }
   return paths.map((path) => ({
     store,
     measure: `screen ${path === 'register' ? 'an account’s register' : path} (navigation to rendered), ${SIZE} rows`,
@@ -692,6 +694,49 @@ async function screenRenders(
     base: summarize(samples.get(path)!.empty),
     targetMs: TARGETS.screenMs,
   }))
+}
+
+/**
+ * The queries behind the reports and forecasts screens, each timed in the page on its replica
+ * (the app keeps its open Hearth on `window.hearth`): median of 5 after one warm-up.
+ */
+async function slowScreensQueries(page: Page): Promise<void> {
+  const times = await page.evaluate(async () => {
+    const h = (window as unknown as { hearth: any }).hearth
+    const month = new Date().toISOString().slice(0, 7)
+    const back = new Date()
+    back.setUTCMonth(back.getUTCMonth() - 11)
+    const months = { fromMonth: back.toISOString().slice(0, 7), toMonth: month }
+    const calls: [string, () => Promise<unknown>][] = [
+      ['reports.netWorth', () => h.query.reports.netWorth(months)],
+      ['reports.cashFlow', () => h.query.reports.cashFlow(months)],
+      ['reports.ageOfMoney', () => h.query.reports.ageOfMoney(months)],
+      [
+        'reports.spending',
+        () =>
+          h.query.reports.spending({
+            fromDate: `${months.fromMonth}-01`,
+            toDate: `${month}-28`,
+            groupBy: 'category',
+          }),
+      ],
+      ['forecasts.get', () => h.query.forecasts.get({ month })],
+      ['budgets.get', () => h.query.budgets.get({ month })],
+    ]
+    const out: [string, number][] = []
+    for (const [name, call] of calls) {
+      const runs: number[] = []
+      for (let i = 0; i < 6; i++) {
+        const start = performance.now()
+        await call()
+        if (i > 0) runs.push(performance.now() - start)
+      }
+      out.push([name, runs.sort((a, b) => a - b)[2]!])
+    }
+    return out
+  })
+  console.log('queries behind the slowest screens, in the page (median of 5):')
+  for (const [name, ms] of times) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`)
 }
 
 /** One navigation inside the page, timed in it to the first frame after the new screen settled. */
