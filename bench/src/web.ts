@@ -185,6 +185,10 @@ async function benchStore(name: StoreName): Promise<Line[]> {
         (page) => addRowOnce(page, empty.seeded.accountIds[0]!),
       ),
     )
+    if (args.profile) {
+      await addRowParts(a!.page, seeded.accountIds[0]!)
+      await profiled(a!.page, 'add a row', () => addRowOnce(a!.page, seeded.accountIds[0]!))
+    }
     lines.push(...(await warmLoad(name, a!.page, () => rest(`/budgets/${MONTH}`))))
     lines.push(await accountSwitch(name, a!.page, seeded.accountIds, rest))
     lines.push(await editSeen(name, a!.page, b!.page, seeded.accountIds[0]!, rest))
@@ -273,6 +277,47 @@ async function assignOnce(page: Page): Promise<number> {
         field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }))
       }),
   )
+}
+
+/**
+ * With `--profile`: what adding a row costs on the replica, in the page: the mutation itself, then
+ * each query a register screen re-runs after it (median of 5 after a warm-up).
+ */
+async function addRowParts(page: Page, accountId: string): Promise<void> {
+  const times = await page.evaluate(async (accountId) => {
+    const h = (window as unknown as { hearth: any }).hearth
+    const date = new Date().toISOString().slice(0, 10)
+    const calls: [string, () => Promise<unknown>][] = [
+      [
+        'transactions.create (new payee)',
+        () =>
+          h.mutate.transactions.create({
+            accountId,
+            date,
+            amountCents: '-1234',
+            payeeName: `Parts ${Math.random()}`,
+          }),
+      ],
+      ['transactions.list (the register page)', () => h.query.transactions.list({ limit: 100, accountId })],
+      ['accounts.list (sidebar, lookups)', () => h.query.accounts.list({})],
+      ['payees.list (lookups)', () => h.query.payees.list({ include: 'deleted' })],
+      ['categories.list (lookups)', () => h.query.categories.list({ include: 'deleted' })],
+      ['notifications.list (bell)', () => h.query.notifications.list({})],
+    ]
+    const out: [string, number][] = []
+    for (const [name, call] of calls) {
+      const runs: number[] = []
+      for (let i = 0; i < 6; i++) {
+        const start = performance.now()
+        await call()
+        if (i > 0) runs.push(performance.now() - start)
+      }
+      out.push([name, runs.sort((a, b) => a - b)[2]!])
+    }
+    return out
+  }, accountId)
+  console.log('adding a row, in the page (median of 5):')
+  for (const [name, ms] of times) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`)
 }
 
 /** Adds a row (a payee and an outflow) with the register's Add form until the row is listed. */
