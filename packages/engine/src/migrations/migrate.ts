@@ -42,6 +42,7 @@ import * as deviceUndoHistory from './0046-device-undo-history.ts'
 import * as forecastDaysRebuild from './0047-forecast-days-rebuild.ts'
 import * as suggestionGenerations from './0048-suggestion-generations.ts'
 import * as emailVerification from './0049-email-verification.ts'
+import * as suggestionPayeeDeleted from './0050-suggestion-payee-deleted.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -87,6 +88,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0047-forecast-days-rebuild': forecastDaysRebuild,
   '0048-suggestion-generations': suggestionGenerations,
   '0049-email-verification': emailVerification,
+  '0050-suggestion-payee-deleted': suggestionPayeeDeleted,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
