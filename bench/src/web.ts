@@ -284,39 +284,59 @@ async function assignOnce(page: Page): Promise<number> {
  * each query a register screen re-runs after it (median of 5 after a warm-up).
  */
 async function addRowParts(page: Page, accountId: string): Promise<void> {
-  const times = await page.evaluate(async (accountId) => {
+  const date = new Date().toISOString().slice(0, 10)
+  await timeInPage(page, 'adding a row, in the page', [
+    {
+      name: 'transactions.create (new payee)',
+      call: 'mutate',
+      op: 'transactions.create',
+      args: { accountId, date, amountCents: '-1234' },
+      newPayee: true,
+    },
+    {
+      name: 'transactions.list (the register page)',
+      op: 'transactions.list',
+      args: { limit: 100, accountId },
+    },
+    { name: 'accounts.list (sidebar, lookups)', op: 'accounts.list', args: {} },
+    { name: 'payees.list (lookups)', op: 'payees.list', args: { include: 'deleted' } },
+    { name: 'categories.list (lookups)', op: 'categories.list', args: { include: 'deleted' } },
+    { name: 'notifications.list (bell)', op: 'notifications.list', args: {} },
+  ])
+}
+
+/** One call timed by `timeInPage`: a query (or a mutation) of the page's Hearth by its name. */
+interface PageCall {
+  name: string
+  call?: 'query' | 'mutate'
+  op: string
+  args: Record<string, unknown>
+  /** Each run names a new payee (`payeeName`), as the register's Add form does with a new one. */
+  newPayee?: boolean
+}
+
+/**
+ * Times calls on the replica of the page's app (which keeps its open Hearth on `window.hearth`),
+ * each six times in a row, and prints the median of the last five.
+ */
+async function timeInPage(page: Page, title: string, calls: PageCall[]): Promise<void> {
+  const times = await page.evaluate(async (calls) => {
     const h = (window as unknown as { hearth: any }).hearth
-    const date = new Date().toISOString().slice(0, 10)
-    const calls: [string, () => Promise<unknown>][] = [
-      [
-        'transactions.create (new payee)',
-        () =>
-          h.mutate.transactions.create({
-            accountId,
-            date,
-            amountCents: '-1234',
-            payeeName: `Parts ${Math.random()}`,
-          }),
-      ],
-      ['transactions.list (the register page)', () => h.query.transactions.list({ limit: 100, accountId })],
-      ['accounts.list (sidebar, lookups)', () => h.query.accounts.list({})],
-      ['payees.list (lookups)', () => h.query.payees.list({ include: 'deleted' })],
-      ['categories.list (lookups)', () => h.query.categories.list({ include: 'deleted' })],
-      ['notifications.list (bell)', () => h.query.notifications.list({})],
-    ]
     const out: [string, number][] = []
-    for (const [name, call] of calls) {
+    for (const c of calls) {
+      const [domain, op] = c.op.split('.') as [string, string]
       const runs: number[] = []
       for (let i = 0; i < 6; i++) {
+        const args = c.newPayee ? { ...c.args, payeeName: `Parts ${Math.random()}` } : c.args
         const start = performance.now()
-        await call()
+        await h[c.call ?? 'query'][domain][op](args)
         if (i > 0) runs.push(performance.now() - start)
       }
-      out.push([name, runs.sort((a, b) => a - b)[2]!])
+      out.push([c.name, runs.sort((a, b) => a - b)[2]!])
     }
     return out
-  }, accountId)
-  console.log('adding a row, in the page (median of 5):')
+  }, calls)
+  console.log(`${title} (median of 5):`)
   for (const [name, ms] of times) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`)
 }
 
@@ -741,47 +761,24 @@ async function screenRenders(
   }))
 }
 
-/**
- * The queries behind the reports and forecasts screens, each timed in the page on its replica
- * (the app keeps its open Hearth on `window.hearth`): median of 5 after one warm-up.
- */
+/** The queries behind the reports and forecasts screens, timed in the page (`timeInPage`). */
 async function slowScreensQueries(page: Page): Promise<void> {
-  const times = await page.evaluate(async () => {
-    const h = (window as unknown as { hearth: any }).hearth
-    const month = new Date().toISOString().slice(0, 7)
-    const back = new Date()
-    back.setUTCMonth(back.getUTCMonth() - 11)
-    const months = { fromMonth: back.toISOString().slice(0, 7), toMonth: month }
-    const calls: [string, () => Promise<unknown>][] = [
-      ['reports.netWorth', () => h.query.reports.netWorth(months)],
-      ['reports.cashFlow', () => h.query.reports.cashFlow(months)],
-      ['reports.ageOfMoney', () => h.query.reports.ageOfMoney(months)],
-      [
-        'reports.spending',
-        () =>
-          h.query.reports.spending({
-            fromDate: `${months.fromMonth}-01`,
-            toDate: `${month}-28`,
-            groupBy: 'category',
-          }),
-      ],
-      ['forecasts.get', () => h.query.forecasts.get({ month })],
-      ['budgets.get', () => h.query.budgets.get({ month })],
-    ]
-    const out: [string, number][] = []
-    for (const [name, call] of calls) {
-      const runs: number[] = []
-      for (let i = 0; i < 6; i++) {
-        const start = performance.now()
-        await call()
-        if (i > 0) runs.push(performance.now() - start)
-      }
-      out.push([name, runs.sort((a, b) => a - b)[2]!])
-    }
-    return out
-  })
-  console.log('queries behind the slowest screens, in the page (median of 5):')
-  for (const [name, ms] of times) console.log(`  ${ms.toFixed(1).padStart(8)} ms  ${name}`)
+  const month = new Date().toISOString().slice(0, 7)
+  const back = new Date()
+  back.setUTCMonth(back.getUTCMonth() - 11)
+  const months = { fromMonth: back.toISOString().slice(0, 7), toMonth: month }
+  await timeInPage(page, 'queries behind the slowest screens, in the page', [
+    { name: 'reports.netWorth', op: 'reports.netWorth', args: months },
+    { name: 'reports.cashFlow', op: 'reports.cashFlow', args: months },
+    { name: 'reports.ageOfMoney', op: 'reports.ageOfMoney', args: months },
+    {
+      name: 'reports.spending',
+      op: 'reports.spending',
+      args: { fromDate: `${months.fromMonth}-01`, toDate: `${month}-28`, groupBy: 'category' },
+    },
+    { name: 'forecasts.get', op: 'forecasts.get', args: { month } },
+    { name: 'budgets.get', op: 'budgets.get', args: { month } },
+  ])
 }
 
 /** One navigation inside the page, timed in it to the first frame after the new screen settled. */

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { parseClusterUrl, urlFor } from '@hearth/engine/node'
-import { loadConfig, type RunningServer } from '@hearth/server'
+import type { RunningServer } from '@hearth/server'
 import pg from 'pg'
 import pino from 'pino'
 import { ulid } from 'ulidx'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { warnIfNotDurable } from '../../server/src/durability-check.ts'
 import { startReceiver } from '../http/webhook-receiver.ts'
-import { newOwner, startTestServer, type TestMember } from '../src/index.ts'
+import { newOwner, startTestServer, TEST_WEBHOOKS, type TestMember } from '../src/index.ts'
 import { TEST_DATABASE_URL } from '../src/variant.ts'
 import { closeDevices, eventually, expectConverged, newDevice } from '../sync/devices.ts'
 
@@ -99,13 +99,7 @@ describe.skipIf(!enabled)('a PostgreSQL cluster that fails over', () => {
     url = stdout.trim().split('\n').at(-1)!
     expect(url).toMatch(/^postgres:\/\/.+,.+target_session_attrs=read-write/)
     // Deliveries retry for about half a minute, longer than a failover takes.
-    const webhooks = {
-      ...loadConfig({}).webhooks,
-      allowPrivate: true,
-      secretKey: 'test-webhook-key',
-      timeoutMs: 2000,
-      retryScheduleMs: [500, 1000, 2000, 4000, 8000, 16_000],
-    }
+    const webhooks = { ...TEST_WEBHOOKS, retryScheduleMs: [500, 1000, 2000, 4000, 8000, 16_000] }
     server = await startTestServer({ databaseUrl: url, webhooks }, { ownStore: true })
     other = await startTestServer({ databaseUrl: url, webhooks }, { ownStore: true })
     owner = await newOwner(server)

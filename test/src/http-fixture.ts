@@ -65,27 +65,30 @@ export async function isolatedStore(): Promise<{ config: Partial<ServerConfig>; 
   }
 }
 
+/**
+ * The webhook settings of every test server. Every test server shares its store's delivery queue,
+ * so all send alike: to loopback receivers, retrying within a second, opening secrets with one key.
+ */
+export const TEST_WEBHOOKS: ServerConfig['webhooks'] = {
+  ...loadConfig({}).webhooks,
+  allowPrivate: true,
+  secretKey: 'test-webhook-key',
+  timeoutMs: 2000,
+  retryScheduleMs: [100, 200, 400],
+}
+
 /** Starts the real server on a random port (unless `config` names one) over this worker's shared store. */
 export async function startTestServer(
   config: Partial<ServerConfig> = {},
   options: { ownStore?: boolean } = {},
 ): Promise<RunningServer> {
   const store = options.ownStore ? undefined : await sharedStore()
-  const defaults = loadConfig({})
   return startServer(
     {
-      ...defaults,
+      ...loadConfig({}),
       port: 0,
       host: '127.0.0.1',
-      // Every test server shares its store's delivery queue, so all send alike: to loopback
-      // receivers, retrying within a second, opening secrets with one key.
-      webhooks: {
-        ...defaults.webhooks,
-        allowPrivate: true,
-        secretKey: 'test-webhook-key',
-        timeoutMs: 2000,
-        retryScheduleMs: [100, 200, 400],
-      },
+      webhooks: TEST_WEBHOOKS,
       ...config,
     },
     { store, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) },

@@ -42,6 +42,31 @@ interface OutflowRow {
 }
 
 /**
+ * The rows the age of money counts, dated up to `asOf` (`id`, `date`, `amount_cents`): every live
+ * row of the household's cash accounts (on budget, not credit) in its base currency, except the
+ * legs of a transfer between two such accounts. `budgets.ageOfMoney` and the age-of-money report
+ * read them through this one statement.
+ */
+export function countedCashFlows(householdId: string, asOf: string) {
+  return sql<{ id: string; date: string; amount_cents: string }>`
+    select t.id, t.date, t.amount_cents
+    from transactions t
+    join accounts a on a.household_id = t.household_id and a.id = t.account_id
+    join households h on h.id = t.household_id
+    where t.household_id = ${householdId}
+      and a.type = 'cash' and a.currency = h.base_currency and a.deleted_at is null
+      and t.deleted_at is null and t.merged_into_id is null
+      and t.amount_cents <> 0 and t.date <= ${asOf}::date
+      and not exists (
+        select 1 from transactions o
+        join accounts oa on oa.household_id = o.household_id and oa.id = o.account_id
+        where o.household_id = t.household_id and o.transfer_group_id = t.transfer_group_id
+          and o.id <> t.id and o.deleted_at is null and o.merged_into_id is null
+          and oa.type = 'cash' and oa.currency = h.base_currency and oa.deleted_at is null
+      )`
+}
+
+/**
  * YNAB's age of money over the household's cash accounts (on budget, not credit) in its base
  * currency: every live row dated up to `asOf` is an inflow bucket or an outflow, except the legs
  * of a transfer between two such accounts. A card payment or a transfer to an off-budget account
@@ -55,22 +80,7 @@ export const getAgeOfMoney = defineQuery({
   args: AgeOfMoneyArgsSchema,
   async run(db, args, ctx): Promise<AgeOfMoneyResult> {
     const asOf = args.asOf ?? (await callerToday(db, ctx))
-    const counted = sql`
-      select t.id, t.date, t.amount_cents
-      from transactions t
-      join accounts a on a.household_id = t.household_id and a.id = t.account_id
-      join households h on h.id = t.household_id
-      where t.household_id = ${ctx.householdId}
-        and a.type = 'cash' and a.currency = h.base_currency and a.deleted_at is null
-        and t.deleted_at is null and t.merged_into_id is null
-        and t.amount_cents <> 0 and t.date <= ${asOf}
-        and not exists (
-          select 1 from transactions o
-          join accounts oa on oa.household_id = o.household_id and oa.id = o.account_id
-          where o.household_id = t.household_id and o.transfer_group_id = t.transfer_group_id
-            and o.id <> t.id and o.deleted_at is null and o.merged_into_id is null
-            and oa.type = 'cash' and oa.currency = h.base_currency and oa.deleted_at is null
-        )`
+    const counted = countedCashFlows(ctx.householdId, asOf)
     const [window, days] = await Promise.all([
       sql<OutflowRow>`
         with counted as (${counted})

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import { AGE_OF_MONEY_WINDOW, ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
+import { countedCashFlows } from '../budgets/age-of-money-query.ts'
 import { monthOf, monthsBetween } from '../budgets/month.ts'
 import type { Database } from '../database.ts'
 import { invalid } from '../errors.ts'
@@ -210,31 +211,15 @@ export async function ageOfMoneyFlows(
 ): Promise<CashFlow[]> {
   const afterPoints = points.map((p) => addDays(p, 1))
   const { rows } = await sql<{ id: string | null; date: string; amount: string }>`
-    with flows as (
-      select t.id, t.date, t.amount_cents as amount
-      from transactions t
-      join accounts a on a.household_id = t.household_id and a.id = t.account_id
-      join households h on h.id = t.household_id
-      where t.household_id = ${householdId}
-        and a.type = 'cash' and a.currency = h.base_currency and a.deleted_at is null
-        and t.deleted_at is null and t.merged_into_id is null
-        and t.amount_cents <> 0 and t.date <= ${points.at(-1)!}::date
-        and not exists (
-          select 1 from transactions o
-          join accounts oa on oa.household_id = o.household_id and oa.id = o.account_id
-          where o.household_id = t.household_id and o.transfer_group_id = t.transfer_group_id
-            and o.id <> t.id and o.deleted_at is null and o.merged_into_id is null
-            and oa.type = 'cash' and oa.currency = h.base_currency and oa.deleted_at is null
-        )
-    ),
+    with flows as (${countedCashFlows(householdId, points.at(-1)!)}),
     marked as (
-      select id, date, amount, amount > 0 as inflow,
-        amount < 0 and count(*) filter (where amount < 0) over (
+      select id, date, amount_cents, amount_cents > 0 as inflow,
+        amount_cents < 0 and count(*) filter (where amount_cents < 0) over (
           partition by width_bucket(date, ${afterPoints}::date[]) order by date desc, id desc
         ) <= ${AGE_OF_MONEY_WINDOW} as averaged
       from flows
     )
-    select case when averaged then id end as id, date::text as date, sum(amount)::text as amount
+    select case when averaged then id end as id, date::text as date, sum(amount_cents)::text as amount
     from marked
     group by date, inflow, averaged, case when averaged then id end
     order by date, inflow desc, averaged, id`.execute(db)
