@@ -22,6 +22,7 @@ import type { NotificationTables } from './notifications/tables.ts'
 import type { OutboxTable } from './outbox/tables.ts'
 import type { PayeeTables } from './payees/tables.ts'
 import type { RecurrenceTables } from './recurrences/tables.ts'
+import type { ReportTables } from './reports/tables.ts'
 import type { RuleTables } from './rules/tables.ts'
 import type { SignInTables } from './sign-in/tables.ts'
 import type { WebhookTables } from './webhooks/tables.ts'
@@ -45,6 +46,7 @@ export type Database = FoundationTables &
   LedgerTables &
   BudgetTables &
   ForecastTables &
+  ReportTables &
   RuleTables &
   PayeeTables &
   LoanTables &

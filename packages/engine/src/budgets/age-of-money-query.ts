@@ -44,10 +44,10 @@ interface OutflowRow {
 /**
  * The rows the age of money counts, dated up to `asOf` (`id`, `date`, `amount_cents`): every live
  * row of the household's cash accounts (on budget, not credit) in its base currency, except the
- * legs of a transfer between two such accounts. `budgets.ageOfMoney` and the age-of-money report
- * read them through this one statement.
+ * legs of a transfer between two such accounts (and after `after`, when given). `budgets.ageOfMoney`
+ * and the age-of-money report read them through this one statement.
  */
-export function countedCashFlows(householdId: string, asOf: string) {
+export function countedCashFlows(householdId: string, asOf: string, after?: string) {
   return sql<{ id: string; date: string; amount_cents: string }>`
     select t.id, t.date, t.amount_cents
     from transactions t
@@ -56,7 +56,7 @@ export function countedCashFlows(householdId: string, asOf: string) {
     where t.household_id = ${householdId}
       and a.type = 'cash' and a.currency = h.base_currency and a.deleted_at is null
       and t.deleted_at is null and t.merged_into_id is null
-      and t.amount_cents <> 0 and t.date <= ${asOf}::date
+      and t.amount_cents <> 0 and t.date <= ${asOf}::date ${after ? sql`and t.date > ${after}::date` : sql``}
       and not exists (
         select 1 from transactions o
         join accounts oa on oa.household_id = o.household_id and oa.id = o.account_id

@@ -30,7 +30,8 @@ export interface AgeOfMoney {
 /** YNAB's window: the last ten cash outflows. */
 export const AGE_OF_MONEY_WINDOW = 10
 
-interface Bucket {
+/** Money that came in on one day (days since 1970-01-01) and is not spent yet. */
+export interface Bucket {
   day: number
   left: bigint
 }
@@ -57,6 +58,22 @@ export function ageOfMoney(flows: readonly CashFlow[], window = AGE_OF_MONEY_WIN
 }
 
 /**
+ * Where a roll over the flows stands after every flow up to some day: the buckets not yet
+ * drained (oldest first) and the last `window` outflows scored, oldest first. The roll goes on
+ * from it as if it had taken those flows itself (`ageOfMoneyRoll`'s `start`).
+ */
+export interface AgeOfMoneyState {
+  buckets: Bucket[]
+  recent: ScoredOutflow[]
+}
+
+/** The roll's figure at a point, and where it stood there. */
+export interface AgeOfMoneyPointState {
+  figure: AgeOfMoney | null
+  state: AgeOfMoneyState
+}
+
+/**
  * The age of money at the end of each day of `points` (in order): what `ageOfMoney` gives for the
  * flows dated up to that day, from one pass over the flows. An outflow's age depends only on the
  * flows before it, so each point averages the last `window` outflows scored so far.
@@ -66,23 +83,45 @@ export function ageOfMoneySeries(
   points: readonly string[],
   window = AGE_OF_MONEY_WINDOW,
 ): (AgeOfMoney | null)[] {
+  return ageOfMoneyRoll(flows, points, window).map((p) => p.figure)
+}
+
+/**
+ * `ageOfMoneySeries` with where the roll stood at each point, going on from `start` (the state
+ * after every flow dated up to some day before the first of `flows` and of `points`) when given:
+ * a reader that kept the state at a month's end reads only the flows after it.
+ */
+export function ageOfMoneyRoll(
+  flows: readonly CashFlow[],
+  points: readonly string[],
+  window = AGE_OF_MONEY_WINDOW,
+  start?: AgeOfMoneyState,
+): AgeOfMoneyPointState[] {
   const ordered = orderFlows(flows)
-  const out: (AgeOfMoney | null)[] = []
-  const last: ScoredOutflow[] = []
+  const out: AgeOfMoneyPointState[] = []
+  const last: ScoredOutflow[] = start ? start.recent.slice(-window) : []
+  const buckets: Bucket[] = start ? start.buckets.map((b) => ({ ...b })) : []
+  const drained = { head: 0 }
   let next = 0
   const settle = (upTo: string | null) => {
     while (next < points.length && (upTo === null || (points[next] as string) < upTo)) {
-      out.push(last.length < window ? null : meanAge(last.slice()))
+      const state = { buckets: buckets.slice(drained.head).map((b) => ({ ...b })), recent: last.slice() }
+      out.push({ figure: ageOfMoneyFigure(state, window), state })
       next++
     }
   }
-  const scoring = scoreOutflows(ordered, (date) => settle(date))
+  const scoring = scoreOutflows(ordered, buckets, drained, (date) => settle(date))
   for (const o of scoring) {
     last.push(o)
     if (last.length > window) last.shift()
   }
   settle(null)
   return out
+}
+
+/** The figure where a roll stands: null while it has scored fewer than `window` outflows. */
+export function ageOfMoneyFigure(state: AgeOfMoneyState, window = AGE_OF_MONEY_WINDOW): AgeOfMoney | null {
+  return state.recent.length < window ? null : meanAge(state.recent.slice(-window))
 }
 
 /** By date; on one day inflows before outflows, and otherwise in the order given. */
@@ -100,33 +139,34 @@ function orderFlows(flows: readonly CashFlow[]): CashFlow[] {
 }
 
 /**
- * Drains ordered flows first in, first out, and yields every outflow with the exact age of the
- * money it spent. `beforeFlow` hears each flow's date before the flow is taken.
+ * Drains ordered flows first in, first out, from `buckets` (from `drained.head` on; both kept up
+ * to date as it goes), and yields every outflow with the exact age of the money it spent.
+ * `beforeFlow` hears each flow's date before the flow is taken.
  */
 function* scoreOutflows(
   ordered: readonly CashFlow[],
+  buckets: Bucket[] = [],
+  drained = { head: 0 },
   beforeFlow?: (date: string) => void,
 ): Generator<ScoredOutflow> {
-  const buckets: Bucket[] = []
-  let head = 0
   for (const flow of ordered) {
     beforeFlow?.(flow.date)
     const day = epochDay(flow.date)
     if (flow.amountCents > 0n) {
       const last = buckets[buckets.length - 1]
-      if (last && last.day === day && head < buckets.length) last.left += flow.amountCents
+      if (last && last.day === day && drained.head < buckets.length) last.left += flow.amountCents
       else buckets.push({ day, left: flow.amountCents })
       continue
     }
     let owed = -flow.amountCents
     let dayCents = 0n
-    while (owed > 0n && head < buckets.length) {
-      const bucket = buckets[head] as Bucket
+    while (owed > 0n && drained.head < buckets.length) {
+      const bucket = buckets[drained.head] as Bucket
       const take = bucket.left < owed ? bucket.left : owed
       dayCents += take * BigInt(day - bucket.day)
       bucket.left -= take
       owed -= take
-      if (bucket.left === 0n) head++
+      if (bucket.left === 0n) drained.head++
     }
     yield {
       ...(flow.id !== undefined && { id: flow.id }),

@@ -32,11 +32,9 @@ export function closingText(closing: MonthClosing): string {
 }
 
 /**
- * Keeps the closings a reader's roll computed, unless the household changed since it read: the
- * clock must still read `version`. A write holds its household's clock row from its first
- * statement to its commit, so the check waits for a write in flight (`for share`) and then sees
- * its new version; a write that commits later forgets what it reaches through the triggers. A
- * closing kept already stays as it is.
+ * Keeps the closings a reader's roll computed, unless the household changed since it read
+ * (`householdUnchanged`); a write that commits later forgets what it reaches through the
+ * triggers. A closing kept already stays as it is.
  */
 export async function keepClosings(
   db: Db,
@@ -51,6 +49,15 @@ export async function keepClosings(
     insert into budget_closings (household_id, month, state)
     select ${householdId}, k.month, k.state
     from unnest(${months}::text[], ${states}::text[]) as k(month, state)
-    where (select version::text from household_clock where household_id = ${householdId} for share) = ${version}
+    where ${householdUnchanged(householdId, version)}
     on conflict (household_id, month) do nothing`.execute(db)
+}
+
+/**
+ * True while the household's clock still reads `version`. A write holds its household's clock
+ * row from its first statement to its commit, so this waits for a write in flight (`for share`)
+ * and then sees its new version: what a reader computed is kept only if no write came between.
+ */
+export function householdUnchanged(householdId: string, version: string) {
+  return sql<boolean>`(select version::text from household_clock where household_id = ${householdId} for share) = ${version}`
 }

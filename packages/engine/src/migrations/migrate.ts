@@ -43,6 +43,7 @@ import * as forecastDaysRebuild from './0047-forecast-days-rebuild.ts'
 import * as suggestionGenerations from './0048-suggestion-generations.ts'
 import * as emailVerification from './0049-email-verification.ts'
 import * as suggestionPayeeDeleted from './0050-suggestion-payee-deleted.ts'
+import * as reportClosings from './0051-report-closings.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -89,6 +90,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0048-suggestion-generations': suggestionGenerations,
   '0049-email-verification': emailVerification,
   '0050-suggestion-payee-deleted': suggestionPayeeDeleted,
+  '0051-report-closings': reportClosings,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }

@@ -23,6 +23,12 @@ export interface NetWorthMonth {
   netWorthCents: bigint
 }
 
+/** An account's balance at some day's end, in its own currency. */
+export interface AccountBalance {
+  currency: string
+  cents: bigint
+}
+
 /**
  * Net worth at the end of each month: each account's balance then, converted to the base
  * currency at its rate and rounded once (half away from zero), counts as an asset above zero and
@@ -35,20 +41,35 @@ export function netWorthByMonth(
   rates: RatesToBase,
 ): NetWorthMonth[] {
   const balances = accounts.map((a) => a.openingCents)
-  return months.map((month) => {
-    let assets = 0n
-    let liabilities = 0n
-    accounts.forEach((account, i) => {
-      const balance = (balances[i] as bigint) + (account.byMonth.get(month) ?? 0n)
-      balances[i] = balance
-      const rate = rates.get(account.currency)
-      if (rate === undefined) return
-      const converted = convertCentsExact(balance, rate)
-      if (converted > 0n) assets += converted
-      else liabilities -= converted
-    })
-    return { month, assetsCents: assets, liabilitiesCents: liabilities, netWorthCents: assets - liabilities }
-  })
+  return months.map((month) =>
+    netWorthOf(
+      month,
+      accounts.map((account, i) => {
+        const cents = (balances[i] as bigint) + (account.byMonth.get(month) ?? 0n)
+        balances[i] = cents
+        return { currency: account.currency, cents }
+      }),
+      rates,
+    ),
+  )
+}
+
+/** Net worth of the balances at `month`'s end, as `netWorthByMonth` counts it. */
+export function netWorthOf(
+  month: string,
+  balances: Iterable<AccountBalance>,
+  rates: RatesToBase,
+): NetWorthMonth {
+  let assets = 0n
+  let liabilities = 0n
+  for (const { currency, cents } of balances) {
+    const rate = rates.get(currency)
+    if (rate === undefined) continue
+    const converted = convertCentsExact(cents, rate)
+    if (converted > 0n) assets += converted
+    else liabilities -= converted
+  }
+  return { month, assetsCents: assets, liabilitiesCents: liabilities, netWorthCents: assets - liabilities }
 }
 
 /** Money in and out of one currency's accounts in one month, both as positive magnitudes. */

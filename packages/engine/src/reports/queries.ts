@@ -1,5 +1,11 @@
-import { type Kysely, sql } from 'kysely'
-import { AGE_OF_MONEY_WINDOW, ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
+import { type Kysely, sql, type Transaction } from 'kysely'
+import {
+  AGE_OF_MONEY_WINDOW,
+  type AgeOfMoneyState,
+  ageOfMoneyFigure,
+  ageOfMoneyRoll,
+  type CashFlow,
+} from '../budgets/age-of-money.ts'
 import { countedCashFlows } from '../budgets/age-of-money-query.ts'
 import { monthOf, monthsBetween } from '../budgets/month.ts'
 import type { Database } from '../database.ts'
@@ -8,7 +14,8 @@ import { callerToday } from '../ledger/local-day.ts'
 import { addDays } from '../ledger/model.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
 import { defineQuery } from '../mutator/define.ts'
-import { type AccountMovement, addMonths, cashFlowByMonth, lastDayOf, netWorthByMonth } from './model.ts'
+import { inSnapshot, keepMonths, readKeptMonths } from './closings.ts'
+import { type AccountBalance, addMonths, cashFlowByMonth, lastDayOf, netWorthOf } from './model.ts'
 import { ratesToBase } from './rates.ts'
 import { type MonthRangeArgs, MonthRangeArgsSchema, REPORT_MAX_MONTHS, reportCost } from './schema.ts'
 
@@ -69,48 +76,93 @@ export const netWorthReport = defineQuery({
   cost: reportCost,
   args: MonthRangeArgsSchema,
   async run(db, args, ctx): Promise<NetWorthReport> {
-    const { fromMonth, toMonth, months } = await monthRange(db, args, ctx)
-    const [{ base, rates }, { rows }] = await Promise.all([
-      ratesToBase(db, ctx.householdId),
-      sql<{ account_id: string; currency: string; month: string; total: string }>`
-        select t.account_id, a.currency,
-          case when t.date < ${`${fromMonth}-01`}::date then '' else to_char(t.date, 'YYYY-MM') end as month,
-          sum(t.amount_cents)::text as total
-        from transactions t
-        join accounts a on a.household_id = t.household_id and a.id = t.account_id
-        where t.household_id = ${ctx.householdId} and a.deleted_at is null
-          and t.deleted_at is null and t.merged_into_id is null
-          and t.date <= ${lastDayOf(toMonth)}::date
-        group by 1, 2, 3`.execute(db),
-    ])
-    const accounts = new Map<string, AccountMovement & { byMonth: Map<string, bigint> }>()
-    for (const r of rows) {
-      let account = accounts.get(r.account_id)
-      if (!account) {
-        account = { currency: r.currency, openingCents: 0n, byMonth: new Map() }
-        accounts.set(r.account_id, account)
-      }
-      if (r.month === '') account.openingCents = BigInt(r.total)
-      else account.byMonth.set(r.month, BigInt(r.total))
-    }
-    const points = netWorthByMonth(months, [...accounts.values()], rates)
+    const { fromMonth, toMonth, months, today } = await monthRange(db, args, ctx)
+    const read = await inSnapshot(db, (tx) => netWorthBalances(tx, ctx.householdId, months))
+    const over = new Map<string, string>()
+    read.balances.forEach((balances, i) => {
+      const month = months[i] as string
+      if (i >= read.keptCount && month < monthOf(today)) over.set(month, balancesText(balances))
+    })
+    await keepMonths(db, ctx.householdId, 'netWorth', read.version, over)
+    const currencies = read.balances.flatMap((b) => [...b.values()].map((a) => a.currency))
     return {
-      baseCurrency: base,
+      baseCurrency: read.base,
       fromMonth,
       toMonth,
-      months: points.map((p) => ({
-        month: p.month,
-        date: lastDayOf(p.month),
-        assetsCents: String(p.assetsCents),
-        liabilitiesCents: String(p.liabilitiesCents),
-        netWorthCents: String(p.netWorthCents),
-      })),
-      unconvertedCurrencies: sortedCodes(
-        [...accounts.values()].map((a) => a.currency).filter((c) => !rates.has(c)),
-      ),
+      months: months.map((month, i) => {
+        const p = netWorthOf(month, read.balances[i]!.values(), read.rates)
+        return {
+          month,
+          date: lastDayOf(month),
+          assetsCents: String(p.assetsCents),
+          liabilitiesCents: String(p.liabilitiesCents),
+          netWorthCents: String(p.netWorthCents),
+        }
+      }),
+      unconvertedCurrencies: sortedCodes(currencies.filter((c) => !read.rates.has(c))),
     }
   },
 })
+
+/** Each live account's balance, by account id. */
+type Balances = Map<string, AccountBalance>
+
+/** How a month's balances are kept: `[accountId, currency, cents]`. */
+function balancesText(balances: Balances): string {
+  return JSON.stringify([...balances].map(([id, b]) => [id, b.currency, String(b.cents)]))
+}
+
+function parseBalances(text: string): Balances {
+  const stored = JSON.parse(text) as [string, string, string][]
+  return new Map(stored.map(([id, currency, cents]) => [id, { currency, cents: BigInt(cents) }]))
+}
+
+/**
+ * Every live account's balance at the end of each of `months`: the months kept read as kept; from
+ * the first month that is not, the latest kept state before it plus the rows after it (all the
+ * rows when none is kept), summed per account and month.
+ */
+async function netWorthBalances(tx: Transaction<Database>, householdId: string, months: readonly string[]) {
+  const [{ base, rates }, kept] = await Promise.all([
+    ratesToBase(tx, householdId),
+    readKeptMonths(tx, householdId, 'netWorth', months),
+  ])
+  const balances = kept.kept.map(parseBalances)
+  const rest = months.slice(kept.kept.length)
+  if (rest.length > 0) {
+    const first = rest[0] as string
+    const after = kept.start ? sql`and t.date > ${lastDayOf(kept.start.month)}::date` : sql``
+    const { rows } = await sql<{ account_id: string; currency: string; month: string; total: string }>`
+      select t.account_id, a.currency,
+        case when t.date < ${`${first}-01`}::date then '' else to_char(t.date, 'YYYY-MM') end as month,
+        sum(t.amount_cents)::text as total
+      from transactions t
+      join accounts a on a.household_id = t.household_id and a.id = t.account_id
+      where t.household_id = ${householdId} and a.deleted_at is null
+        and t.deleted_at is null and t.merged_into_id is null
+        and t.date <= ${lastDayOf(rest.at(-1) as string)}::date ${after}
+      group by 1, 2, 3`.execute(tx)
+    const byMonth = new Map<string, typeof rows>()
+    for (const r of rows) {
+      const list = byMonth.get(r.month)
+      if (list) list.push(r)
+      else byMonth.set(r.month, [r])
+    }
+    const running: Balances = kept.start ? parseBalances(kept.start.state) : new Map()
+    const add = (month: string) => {
+      for (const r of byMonth.get(month) ?? []) {
+        const cents = (running.get(r.account_id)?.cents ?? 0n) + BigInt(r.total)
+        running.set(r.account_id, { currency: r.currency, cents })
+      }
+    }
+    add('')
+    for (const month of rest) {
+      add(month)
+      balances.push(new Map(running))
+    }
+  }
+  return { base, rates, balances, keptCount: kept.kept.length, version: kept.version }
+}
 
 /** One month of the cash-flow report. */
 export interface CashFlowPoint {
@@ -202,16 +254,18 @@ export const cashFlowReport = defineQuery({
  * those come on their own, with their ids. Every other outflow is drained but never averaged, and
  * on one day inflows come before outflows, so a day's other outflows (all before its averaged
  * ones) drain the buckets as their sum does, and come as one; a day's inflows, one bucket in the
- * series, come as one too. At 50,000 rows that is about a thousand rows (bench:reports).
+ * series, come as one too. At 50,000 rows that is about a thousand rows (bench:reports). With
+ * `after`, only the flows dated after that day, for a roll that goes on from its state there.
  */
 export async function ageOfMoneyFlows(
   db: Kysely<Database>,
   householdId: string,
   points: readonly string[],
+  after?: string,
 ): Promise<CashFlow[]> {
   const afterPoints = points.map((p) => addDays(p, 1))
   const { rows } = await sql<{ id: string | null; date: string; amount: string }>`
-    with flows as (${countedCashFlows(householdId, points.at(-1)!)}),
+    with flows as (${countedCashFlows(householdId, points.at(-1)!, after)}),
     marked as (
       select id, date, amount_cents, amount_cents > 0 as inflow,
         amount_cents < 0 and count(*) filter (where amount_cents < 0) over (
@@ -258,14 +312,71 @@ export const ageOfMoneyReport = defineQuery({
   args: MonthRangeArgsSchema,
   async run(db, args, ctx): Promise<AgeOfMoneyReport> {
     const { fromMonth, toMonth, months, today } = await monthRange(db, args, ctx)
-    const points = months.map((m) => (m === monthOf(today) ? today : lastDayOf(m)))
-    const flows = await ageOfMoneyFlows(db, ctx.householdId, points)
-    // The series takes its days in order; a point in a month later than today comes last anyway.
-    const series = ageOfMoneySeries(flows, points)
+    const current = monthOf(today)
+    const points = months.map((m) => (m === current ? today : lastDayOf(m)))
+    const read = await inSnapshot(db, async (tx) => {
+      const kept = await readKeptMonths(tx, ctx.householdId, 'ageOfMoney', months, current)
+      const rest = points.slice(kept.kept.length)
+      const start = kept.start ? parseAgeState(kept.start.state) : undefined
+      const flows = rest.length
+        ? await ageOfMoneyFlows(
+            tx,
+            ctx.householdId,
+            rest,
+            kept.start ? lastDayOf(kept.start.month) : undefined,
+          )
+        : []
+      return { kept, rolled: ageOfMoneyRoll(flows, rest, AGE_OF_MONEY_WINDOW, start) }
+    })
+    const states = [...read.kept.kept.map(parseAgeState), ...read.rolled.map((p) => p.state)]
+    const over = new Map<string, string>()
+    read.rolled.forEach((p, i) => {
+      const month = months[read.kept.kept.length + i] as string
+      if (month < current) over.set(month, ageStateText(p.state))
+    })
+    await keepMonths(db, ctx.householdId, 'ageOfMoney', read.kept.version, over)
     return {
       fromMonth,
       toMonth,
-      months: months.map((month, i) => ({ month, asOf: points[i]!, days: series[i]?.days ?? null })),
+      months: months.map((month, i) => ({
+        month,
+        asOf: points[i]!,
+        days: ageOfMoneyFigure(states[i]!)?.days ?? null,
+      })),
     }
   },
 })
+
+/** How an age-of-money state is kept: buckets `[day, cents]`, outflows `[id, date, cents, age numerator, denominator]`. */
+interface StoredAgeState {
+  b: [number, string][]
+  r: [string | null, string, string, string, string][]
+}
+
+function ageStateText(state: AgeOfMoneyState): string {
+  const stored: StoredAgeState = {
+    b: state.buckets.map((b) => [b.day, String(b.left)]),
+    r: state.recent.map((o) => [
+      o.id ?? null,
+      o.date,
+      String(o.amountCents),
+      String(o.ageNumerator),
+      String(o.ageDenominator),
+    ]),
+  }
+  return JSON.stringify(stored)
+}
+
+function parseAgeState(text: string): AgeOfMoneyState {
+  const stored = JSON.parse(text) as StoredAgeState
+  return {
+    buckets: stored.b.map(([day, left]) => ({ day, left: BigInt(left) })),
+    recent: stored.r.map(([id, date, amount, numerator, denominator]) => ({
+      ...(id !== null && { id }),
+      date,
+      amountCents: BigInt(amount),
+      ageNumerator: BigInt(numerator),
+      ageDenominator: BigInt(denominator),
+    })),
+  }
+}

@@ -4,6 +4,7 @@ import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
 import { type LedgerHousehold, ledgerHousehold } from '../ledger/test-fixture.ts'
+import { keepMonths, readKeptMonths } from './closings.ts'
 import { ageOfMoneyFlows } from './queries.ts'
 
 /** Mid-March 2026 in the household's zone: the default range is April 2025 to March 2026. */
@@ -326,5 +327,111 @@ describe('reports.ageOfMoney', () => {
       expect(report.months.filter((m) => m.days !== null)).toHaveLength(4)
       expect(report.months.filter((m) => m.days! > 3).length).toBeGreaterThan(1)
     }
+  })
+})
+
+describe('kept report months', () => {
+  const range = { fromMonth: '2025-10', toMonth: '2026-04' }
+  const kept = async (h: LedgerHousehold, report: string) =>
+    (
+      await sql<{ month: string }>`
+        select month from report_closings where household_id = ${h.ctx.householdId} and report = ${report}
+        order by month`.execute(h.store.db)
+    ).rows.map((r) => r.month)
+  /** Both reports as read with what is kept, against the same read with nothing kept. */
+  const expectKeptToMatch = async (h: LedgerHousehold, step: string, ctx = {}) => {
+    const read = async () => ({
+      netWorth: await h.read(operations.reports.netWorth, range, ctx),
+      ageOfMoney: await h.read(operations.reports.ageOfMoney, range, ctx),
+    })
+    const withKept = await read()
+    const keptNow = { netWorth: await kept(h, 'netWorth'), ageOfMoney: await kept(h, 'ageOfMoney') }
+    await sql`delete from report_closings where household_id = ${h.ctx.householdId}`.execute(h.store.db)
+    expect(withKept, step).toEqual(await read())
+    return keptNow
+  }
+
+  it('keeps the months that are over and forgets them from the month a change reaches', async () => {
+    const { h, checking, card, euros, food, fun } = await household()
+    const savings = await account(h, 'cash', 'USD', 20_000)
+    // Enough outflows for an age of money from December on.
+    for (let d = 1; d <= 24; d++) await row(h, checking, `2025-12-${String(d).padStart(2, '0')}`, -1_000 - d)
+    await row(h, savings, '2026-02-10', -2_500)
+
+    let months = await expectKeptToMatch(h, 'first read')
+    // March 15th is today: October to February are over, so kept; March and April are not.
+    const over = ['2025-10', '2025-11', '2025-12', '2026-01', '2026-02']
+    expect(months).toEqual({ netWorth: over, ageOfMoney: over })
+    const first = await h.read(operations.reports.ageOfMoney, range)
+    expect(first.months.filter((m) => m.days !== null).length).toBeGreaterThan(3)
+    // Read again from what is kept: nothing read twice changes the answer.
+    months = await expectKeptToMatch(h, 'second read')
+    expect(months.netWorth).toEqual(over)
+
+    // A new row in January forgets January on.
+    await row(h, checking, '2026-01-15', -4_321)
+    expect(await kept(h, 'netWorth')).toEqual(['2025-10', '2025-11', '2025-12'])
+    expect(await kept(h, 'ageOfMoney')).toEqual(['2025-10', '2025-11', '2025-12'])
+    await expectKeptToMatch(h, 'row added in January')
+
+    // A new category or payee changes neither report: nothing is forgotten.
+    const moved = await row(h, checking, '2026-02-03', -7_000, { categoryId: food })
+    await expectKeptToMatch(h, 'row added in February')
+    await h.read(operations.reports.ageOfMoney, range)
+    await h.read(operations.reports.netWorth, range)
+    await h.run(operations.transactions.update, { id: moved, categoryId: fun, payeeName: 'Elsewhere' })
+    expect(await kept(h, 'ageOfMoney')).toEqual(over)
+    // A date moved within February changes the order money is spent in: February is forgotten.
+    await h.run(operations.transactions.update, { id: moved, date: '2026-02-27' })
+    expect(await kept(h, 'ageOfMoney')).toEqual(over.slice(0, 4))
+    await expectKeptToMatch(h, 'date moved within February')
+
+    // A transfer linked across months: its December leg stops counting as cash flow.
+    const out = await row(h, checking, '2025-12-28', -30_000)
+    await h.read(operations.reports.ageOfMoney, range)
+    const back = await row(h, savings, '2026-02-12', 30_000)
+    await h.read(operations.reports.ageOfMoney, range)
+    await h.run(operations.transactions.linkTransfer, { id: back, counterpartId: out })
+    expect(await kept(h, 'ageOfMoney')).toEqual(['2025-10', '2025-11'])
+    await expectKeptToMatch(h, 'transfer linked')
+    await h.run(operations.transactions.delete, { id: back })
+    await expectKeptToMatch(h, 'one leg deleted')
+
+    // Which accounts count: a card turned into a cash account, an account deleted.
+    await h.read(operations.reports.ageOfMoney, range)
+    await h.run(operations.accounts.convert, { id: card, type: 'cash' })
+    expect(await kept(h, 'ageOfMoney')).toEqual([])
+    await expectKeptToMatch(h, 'card converted')
+    await h.run(operations.accounts.delete, { id: euros, force: true })
+    await expectKeptToMatch(h, 'account deleted')
+  })
+
+  it('takes a month as over only when it is over for the reader', async () => {
+    const { h, checking } = await household()
+    for (let d = 1; d <= 24; d++) await row(h, checking, `2026-02-${String(d).padStart(2, '0')}`, -1_000 - d)
+    await row(h, checking, '2026-02-28', -50_000)
+    await expectKeptToMatch(h, 'kept in March')
+    await h.read(operations.reports.ageOfMoney, range)
+    expect(await kept(h, 'ageOfMoney')).toContain('2026-02')
+    // A member whose today is still February 27th: February is this month, its point today.
+    const earlier = { now: new Date('2026-02-27T12:00:00Z') }
+    const report = await h.read(operations.reports.ageOfMoney, range, earlier)
+    const february = report.months.find((m) => m.month === '2026-02')!
+    expect(february.asOf).toBe('2026-02-27')
+    expect(february.days).toBe((await h.read(operations.budgets.ageOfMoney, { asOf: '2026-02-27' })).days)
+    await expectKeptToMatch(h, 'read on February 27th', earlier)
+  })
+
+  it('keeps nothing when a write came between the read and the keep', async () => {
+    const { h, checking } = await household()
+    const { version } = await readKeptMonths(h.store.db, h.ctx.householdId, 'netWorth', ['2025-11'])
+    expect(version).not.toBeNull()
+    const state = new Map([['2025-11', '[]']])
+    await row(h, checking, '2026-01-02', -1_234)
+    await keepMonths(h.store.db, h.ctx.householdId, 'netWorth', version, state)
+    expect(await kept(h, 'netWorth')).toEqual([])
+    const now = await readKeptMonths(h.store.db, h.ctx.householdId, 'netWorth', ['2025-11'])
+    await keepMonths(h.store.db, h.ctx.householdId, 'netWorth', now.version, state)
+    expect(await kept(h, 'netWorth')).toEqual(['2025-11'])
   })
 })

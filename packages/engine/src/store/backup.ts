@@ -6,8 +6,8 @@ import type { Store } from './store.ts'
 
 /** Kysely's own bookkeeping: a restore migrates the new store itself and keeps these. */
 const MIGRATION_TABLES = new Set(['kysely_migration', 'kysely_migration_lock'])
-/** Tables that cache what other tables say, kept up to date by triggers (migration 0012). */
-const CACHES = new Set(['budget_closings'])
+/** Tables that cache what other tables say, kept up to date by triggers (migrations 0012, 0051). */
+const CACHES = new Set(['budget_closings', 'report_closings'])
 /**
  * Tables triggers rebuild, in replica mode too, from the rows a restore writes (migration 0030):
  * never dumped, since restoring them as well would count every row twice. The category model's

@@ -122,6 +122,10 @@ export const READ_POLICY = {
     serverOnly: true,
     why: 'Month closings each store computes from its own rows and keeps as a cache; never synced.',
   },
+  report_closings: {
+    serverOnly: true,
+    why: 'Report months each store computes from its own rows and keeps as a cache; never synced.',
+  },
   forecast_days: {
     serverOnly: true,
     why: 'Daily spending sums each store keeps from its own rows by triggers, for forecasts; never synced.',

@@ -1,0 +1,114 @@
+import { type Kysely, sql } from 'kysely'
+
+/**
+ * Kept report months: where the net-worth and age-of-money reports stand at the end of a month
+ * that is over (each account's balance; the age of money's undrained buckets and last outflows),
+ * so a report reads only the rows after the latest month kept instead of the whole history
+ * (`reports/closings.ts`). Like `budget_closings` it is a cache each store computes from its own
+ * rows and never syncs, written by the reader that computed it and forgotten, from the month a
+ * change reaches onwards, by triggers that fire in replica mode too (`enable always`).
+ *
+ * What the two reports read: every live row's date, amount and account (and whether it is merged
+ * away or a transfer leg, whose group's other leg decides whether it counts as cash flow), the
+ * accounts' type, currency and deletion, and the household's base currency. A change to a row's
+ * category, payee, notes or status forgets nothing. Each trigger first asks whether the household
+ * keeps anything, so a household that never opens its reports (and a replica's first snapshot)
+ * pays one index probe per statement.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    create table report_closings (
+      household_id text not null,
+      report text not null,
+      month text not null,
+      state text not null,
+      primary key (household_id, report, month)
+    )`.execute(db)
+
+  // The months a statement's rows reach, and for a transfer leg its group's other legs' months.
+  const reached = (rows: string) => `
+      with touched as (${rows})
+      select household_id, to_char(date, 'YYYY-MM') as month from touched
+      union all
+      select t.household_id, to_char(t.date, 'YYYY-MM')
+      from transactions t join touched l on t.household_id = l.household_id
+        and t.transfer_group_id = l.transfer_group_id
+      where l.transfer_group_id is not null`
+  const forgetFrom = (rows: string) => `
+      if exists (select 1 from report_closings where household_id in (select household_id from (${rows}) r)) then
+        delete from report_closings c
+        using (select household_id, min(month) as month from (${reached(rows)}) m group by household_id) d
+        where c.household_id = d.household_id and c.month >= d.month;
+      end if`
+  const columns = 'household_id, transfer_group_id, date'
+  const moved = ['date', 'amount_cents', 'account_id', 'deleted_at', 'merged_into_id', 'transfer_group_id']
+  const changedRows = (side: 'o' | 'n') => `
+      select ${side}.household_id, ${side}.transfer_group_id, ${side}.date
+      from old_rows o join new_rows n on n.household_id = o.household_id and n.id = o.id
+      where ${moved.map((c) => `o.${c} is distinct from n.${c}`).join(' or ')}`
+  await sql
+    .raw(`
+    create function hearth_report_closings_transactions() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'INSERT' then
+        ${forgetFrom(`select ${columns} from new_rows`)};
+      elsif tg_op = 'UPDATE' then
+        ${forgetFrom(`${changedRows('o')} union all ${changedRows('n')}`)};
+      else
+        ${forgetFrom(`select ${columns} from old_rows`)};
+      end if;
+      return null;
+    end;
+    $$`)
+    .execute(db)
+
+  // Which accounts count and in what currency, and the base currency, reach every month.
+  await sql
+    .raw(`
+    create function hearth_report_closings_accounts() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'UPDATE' then
+        delete from report_closings where household_id in (
+          select o.household_id from old_rows o join new_rows n on n.household_id = o.household_id and n.id = o.id
+          where o.type is distinct from n.type or o.currency is distinct from n.currency
+            or o.deleted_at is distinct from n.deleted_at);
+      else
+        delete from report_closings where household_id in (select household_id from old_rows);
+      end if;
+      return null;
+    end;
+    $$`)
+    .execute(db)
+  await sql
+    .raw(`
+    create function hearth_report_closings_households() returns trigger language plpgsql as $$
+    begin
+      delete from report_closings where household_id in (
+        select o.id from old_rows o join new_rows n on n.id = o.id
+        where o.base_currency is distinct from n.base_currency);
+      return null;
+    end;
+    $$`)
+    .execute(db)
+
+  const attach = async (table: string, fn: string, ops: ('insert' | 'update' | 'delete')[]) => {
+    for (const op of ops) {
+      const name = `${table}_report_closings_${op}`
+      const transition =
+        op === 'insert'
+          ? 'referencing new table as new_rows'
+          : op === 'update'
+            ? 'referencing old table as old_rows new table as new_rows'
+            : 'referencing old table as old_rows'
+      await sql
+        .raw(
+          `create trigger ${name} after ${op} on ${table} ${transition} for each statement execute function ${fn}()`,
+        )
+        .execute(db)
+      await sql.raw(`alter table ${table} enable always trigger ${name}`).execute(db)
+    }
+  }
+  await attach('transactions', 'hearth_report_closings_transactions', ['insert', 'update', 'delete'])
+  await attach('accounts', 'hearth_report_closings_accounts', ['update', 'delete'])
+  await attach('households', 'hearth_report_closings_households', ['update'])
+}
