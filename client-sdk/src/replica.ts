@@ -285,12 +285,22 @@ export class Replica {
       hooks.push?.(mutation)
       try {
         const tracking = this.trackTables
+        const started = performance.now()
+        const phases: [string, number][] = []
+        const phase = (name: string) => phases.push([name, performance.now()])
         const { result, tables } = await this.store.db.transaction().execute(async (tx) => {
+          phase('begin')
           const result = await this.applyOne(tx, mutation, parsed)
+          phase('apply')
           await durable
+          phase('queue wait')
           await this.insertPending(tx, mutation)
-          return { result, tables: tracking ? await undoTables(tx, mutation.id) : null }
+          const tables = tracking ? await undoTables(tx, mutation.id) : null
+          phase('pending')
+          return { result, tables }
         })
+        phase('commit')
+        timePhases('mutate', started, phases)
         this.pendingCount++
         this.sessionRole = 'origin'
         hooks.settled?.(mutation, false)
@@ -764,4 +774,19 @@ async function undoTables(tx: Transaction<Database>, mutationId?: number): Promi
 
 function toIso(value: Date | string): string {
   return value instanceof Date ? value.toISOString() : new Date(value).toISOString()
+}
+
+/**
+ * Leaves the last call's phases on the performance timeline as `hearth: <what> <phase>` (each
+ * name once: the previous entry of that name is cleared), for a bench or the browser's profiler
+ * to read; `phases` are the times each phase ended.
+ */
+function timePhases(what: string, start: number, phases: readonly [string, number][]): void {
+  let from = start
+  for (const [name, end] of phases) {
+    const entry = `hearth: ${what} ${name}`
+    performance.clearMeasures(entry)
+    performance.measure(entry, { start: from, end })
+    from = end
+  }
 }

@@ -1,17 +1,17 @@
 import { type Kysely, sql } from 'kysely'
 
 /**
- * Kept report months: where the net-worth and age-of-money reports stand at the end of a month
- * that is over (each account's balance; the age of money's undrained buckets and last outflows),
- * so a report reads only the rows after the latest month kept instead of the whole history
- * (`reports/closings.ts`). Like `budget_closings` it is a cache each store computes from its own
+ * Kept report months: where the net-worth, cash-flow and age-of-money reports stand at the end of
+ * a month that is over (each account's balance; the month's money in and out per currency; the
+ * age of money's undrained buckets and last outflows), so a report reads only the rows after the
+ * latest month kept instead of the whole history (`reports/closings.ts`). Like `budget_closings` it is a cache each store computes from its own
  * rows and never syncs, written by the reader that computed it and forgotten, from the month a
  * change reaches onwards, by triggers that fire in replica mode too (`enable always`).
  *
- * What the two reports read: every live row's date, amount and account (and whether it is merged
- * away or a transfer leg, whose group's other leg decides whether it counts as cash flow), the
- * accounts' type, currency and deletion, and the household's base currency. A change to a row's
- * category, payee, notes or status forgets nothing. Each trigger first asks whether the household
+ * What the three reports read: every live row's date, amount, account and kind (and whether it is
+ * merged away or a transfer leg, whose group's other leg decides whether it counts as cash flow),
+ * a split row's parts, the accounts' type, currency and deletion, and the household's base
+ * currency. A change to a row's category, payee, notes or status forgets nothing. Each trigger first asks whether the household
  * keeps anything, so a household that never opens its reports (and a replica's first snapshot)
  * pays one index probe per statement.
  */
@@ -41,7 +41,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         where c.household_id = d.household_id and c.month >= d.month;
       end if`
   const columns = 'household_id, transfer_group_id, date'
-  const moved = ['date', 'amount_cents', 'account_id', 'deleted_at', 'merged_into_id', 'transfer_group_id']
+  const moved = [
+    'date',
+    'amount_cents',
+    'account_id',
+    'kind',
+    'deleted_at',
+    'merged_into_id',
+    'transfer_group_id',
+  ]
   const changedRows = (side: 'o' | 'n') => `
       select ${side}.household_id, ${side}.transfer_group_id, ${side}.date
       from old_rows o join new_rows n on n.household_id = o.household_id and n.id = o.id
@@ -56,6 +64,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         ${forgetFrom(`${changedRows('o')} union all ${changedRows('n')}`)};
       else
         ${forgetFrom(`select ${columns} from old_rows`)};
+      end if;
+      return null;
+    end;
+    $$`)
+    .execute(db)
+
+  // A split row counts by its parts in cash flow: a change to a part reaches its row's month.
+  const parents = (rows: string) => `
+      select t.household_id, t.transfer_group_id, t.date from ${rows} s
+      join transactions t on t.household_id = s.household_id and t.id = s.transaction_id`
+  await sql
+    .raw(`
+    create function hearth_report_closings_splits() returns trigger language plpgsql as $$
+    begin
+      if tg_op = 'INSERT' then
+        ${forgetFrom(parents('new_rows'))};
+      elsif tg_op = 'UPDATE' then
+        ${forgetFrom(`${parents('old_rows')} union all ${parents('new_rows')}`)};
+      else
+        ${forgetFrom(parents('old_rows'))};
       end if;
       return null;
     end;
@@ -109,6 +137,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     }
   }
   await attach('transactions', 'hearth_report_closings_transactions', ['insert', 'update', 'delete'])
+  await attach('transaction_splits', 'hearth_report_closings_splits', ['insert', 'update', 'delete'])
   await attach('accounts', 'hearth_report_closings_accounts', ['update', 'delete'])
   await attach('households', 'hearth_report_closings_households', ['update'])
 }

@@ -5,7 +5,7 @@ import type { Database } from '../database.ts'
 type Db = Kysely<Database> | Transaction<Database>
 
 /** The reports that keep their months (migration 0051). */
-export type KeptReportName = 'netWorth' | 'ageOfMoney'
+export type KeptReportName = 'netWorth' | 'cashFlow' | 'ageOfMoney'
 
 /** What a report's reader finds kept for its range of months. */
 export interface KeptMonths {

@@ -15,7 +15,14 @@ import { addDays } from '../ledger/model.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
 import { defineQuery } from '../mutator/define.ts'
 import { inSnapshot, keepMonths, readKeptMonths } from './closings.ts'
-import { type AccountBalance, addMonths, cashFlowByMonth, lastDayOf, netWorthOf } from './model.ts'
+import {
+  type AccountBalance,
+  addMonths,
+  cashFlowByMonth,
+  lastDayOf,
+  type MonthFlow,
+  netWorthOf,
+} from './model.ts'
 import { ratesToBase } from './rates.ts'
 import { type MonthRangeArgs, MonthRangeArgsSchema, REPORT_MAX_MONTHS, reportCost } from './schema.ts'
 
@@ -194,40 +201,33 @@ export const cashFlowReport = defineQuery({
   cost: reportCost,
   args: MonthRangeArgsSchema,
   async run(db, args, ctx): Promise<CashFlowReport> {
-    const { fromMonth, toMonth, months } = await monthRange(db, args, ctx)
-    const [{ base, rates }, { rows }] = await Promise.all([
-      ratesToBase(db, ctx.householdId),
-      sql<{ month: string; currency: string; in_: string; out_: string }>`
-        with lines as (
-          select t.date, a.currency, coalesce(s.amount_cents, t.amount_cents) as amount
-          from transactions t
-          join accounts a on a.household_id = t.household_id and a.id = t.account_id
-            and a.type in ('cash', 'credit') and a.deleted_at is null
-          left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
-          where t.household_id = ${ctx.householdId}
-            and t.date between ${`${fromMonth}-01`}::date and ${lastDayOf(toMonth)}::date
-            and t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null
-            and t.kind = 'normal'
-        )
-        select to_char(date, 'YYYY-MM') as month, currency,
-          coalesce(sum(amount) filter (where amount > 0), 0)::text as in_,
-          coalesce(-sum(amount) filter (where amount < 0), 0)::text as out_
-        from lines group by 1, 2`.execute(db),
-    ])
-    const points = cashFlowByMonth(
-      months,
-      rows.map((r) => ({
-        month: r.month,
-        currency: r.currency,
-        inCents: BigInt(r.in_),
-        outCents: BigInt(r.out_),
-      })),
-      rates,
-    )
+    const { fromMonth, toMonth, months, today } = await monthRange(db, args, ctx)
+    const read = await inSnapshot(db, async (tx) => {
+      const [{ base, rates }, kept] = await Promise.all([
+        ratesToBase(tx, ctx.householdId),
+        readKeptMonths(tx, ctx.householdId, 'cashFlow', months),
+      ])
+      const rest = months.slice(kept.kept.length)
+      const { rows } = rest.length
+        ? await monthFlows(tx, ctx.householdId, rest[0] as string, rest.at(-1) as string)
+        : { rows: [] }
+      return { base, rates, kept, rows }
+    })
+    const flows: MonthFlow[] = read.kept.kept.flatMap((text, i) => parseMonthFlows(months[i] as string, text))
+    const computed = new Map<string, MonthFlow[]>(months.slice(read.kept.kept.length).map((m) => [m, []]))
+    for (const r of read.rows) {
+      const flow = { month: r.month, currency: r.currency, inCents: BigInt(r.in_), outCents: BigInt(r.out_) }
+      computed.get(r.month)?.push(flow)
+      flows.push(flow)
+    }
+    const over = new Map<string, string>()
+    for (const [month, list] of computed) if (month < monthOf(today)) over.set(month, monthFlowsText(list))
+    await keepMonths(db, ctx.householdId, 'cashFlow', read.kept.version, over)
+    const points = cashFlowByMonth(months, flows, read.rates)
     const sum = (pick: (p: (typeof points)[number]) => bigint) =>
       String(points.reduce((s, p) => s + pick(p), 0n))
     return {
-      baseCurrency: base,
+      baseCurrency: read.base,
       fromMonth,
       toMonth,
       months: points.map((p) => ({
@@ -241,10 +241,48 @@ export const cashFlowReport = defineQuery({
         spendingCents: sum((p) => p.spendingCents),
         netCents: sum((p) => p.netCents),
       },
-      unconvertedCurrencies: sortedCodes(rows.map((r) => r.currency).filter((c) => !rates.has(c))),
+      unconvertedCurrencies: sortedCodes(flows.map((f) => f.currency).filter((c) => !read.rates.has(c))),
     }
   },
 })
+
+/**
+ * Money in and out per month and currency on the on-budget accounts from `fromMonth` to
+ * `toMonth`: a split row by its parts; transfers and system rows are neither.
+ */
+function monthFlows(tx: Transaction<Database>, householdId: string, fromMonth: string, toMonth: string) {
+  return sql<{ month: string; currency: string; in_: string; out_: string }>`
+    with lines as (
+      select t.date, a.currency, coalesce(s.amount_cents, t.amount_cents) as amount
+      from transactions t
+      join accounts a on a.household_id = t.household_id and a.id = t.account_id
+        and a.type in ('cash', 'credit') and a.deleted_at is null
+      left join transaction_splits s on s.household_id = t.household_id and s.transaction_id = t.id
+      where t.household_id = ${householdId}
+        and t.date between ${`${fromMonth}-01`}::date and ${lastDayOf(toMonth)}::date
+        and t.deleted_at is null and t.merged_into_id is null and t.transfer_group_id is null
+        and t.kind = 'normal'
+    )
+    select to_char(date, 'YYYY-MM') as month, currency,
+      coalesce(sum(amount) filter (where amount > 0), 0)::text as in_,
+      coalesce(-sum(amount) filter (where amount < 0), 0)::text as out_
+    from lines group by 1, 2`.execute(tx)
+}
+
+/** How a month's cash flow is kept: `[currency, in cents, out cents]`. */
+function monthFlowsText(flows: readonly MonthFlow[]): string {
+  return JSON.stringify(flows.map((f) => [f.currency, String(f.inCents), String(f.outCents)]))
+}
+
+function parseMonthFlows(month: string, text: string): MonthFlow[] {
+  const stored = JSON.parse(text) as [string, string, string][]
+  return stored.map(([currency, inCents, outCents]) => ({
+    month,
+    currency,
+    inCents: BigInt(inCents),
+    outCents: BigInt(outCents),
+  }))
+}
 
 /**
  * The cash flows `budgets.ageOfMoney` counts up to the last of `points` (ascending days), read as

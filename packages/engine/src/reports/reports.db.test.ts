@@ -342,10 +342,15 @@ describe('kept report months', () => {
   const expectKeptToMatch = async (h: LedgerHousehold, step: string, ctx = {}) => {
     const read = async () => ({
       netWorth: await h.read(operations.reports.netWorth, range, ctx),
+      cashFlow: await h.read(operations.reports.cashFlow, range, ctx),
       ageOfMoney: await h.read(operations.reports.ageOfMoney, range, ctx),
     })
     const withKept = await read()
-    const keptNow = { netWorth: await kept(h, 'netWorth'), ageOfMoney: await kept(h, 'ageOfMoney') }
+    const keptNow = {
+      netWorth: await kept(h, 'netWorth'),
+      cashFlow: await kept(h, 'cashFlow'),
+      ageOfMoney: await kept(h, 'ageOfMoney'),
+    }
     await sql`delete from report_closings where household_id = ${h.ctx.householdId}`.execute(h.store.db)
     expect(withKept, step).toEqual(await read())
     return keptNow
@@ -361,7 +366,7 @@ describe('kept report months', () => {
     let months = await expectKeptToMatch(h, 'first read')
     // March 15th is today: October to February are over, so kept; March and April are not.
     const over = ['2025-10', '2025-11', '2025-12', '2026-01', '2026-02']
-    expect(months).toEqual({ netWorth: over, ageOfMoney: over })
+    expect(months).toEqual({ netWorth: over, cashFlow: over, ageOfMoney: over })
     const first = await h.read(operations.reports.ageOfMoney, range)
     expect(first.months.filter((m) => m.days !== null).length).toBeGreaterThan(3)
     // Read again from what is kept: nothing read twice changes the answer.
@@ -385,6 +390,24 @@ describe('kept report months', () => {
     await h.run(operations.transactions.update, { id: moved, date: '2026-02-27' })
     expect(await kept(h, 'ageOfMoney')).toEqual(over.slice(0, 4))
     await expectKeptToMatch(h, 'date moved within February')
+
+    // A split row's parts change, not its amount: cash flow counts the parts.
+    const split = await row(h, checking, '2026-02-06', -8_000, {
+      splits: [
+        { amountCents: -5_000, categoryId: food },
+        { amountCents: -3_000, categoryId: fun },
+      ],
+    })
+    await h.read(operations.reports.cashFlow, range)
+    await h.run(operations.transactions.update, {
+      id: split,
+      splits: [
+        { amountCents: -10_000, categoryId: food },
+        { amountCents: 2_000, categoryId: fun },
+      ],
+    })
+    expect(await kept(h, 'cashFlow')).toEqual(over.slice(0, 4))
+    await expectKeptToMatch(h, 'split parts changed')
 
     // A transfer linked across months: its December leg stops counting as cash flow.
     const out = await row(h, checking, '2025-12-28', -30_000)
