@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CategoryGoal } from '../catalog/category-goal.ts'
-import {
-  addMonths,
-  basisPoints,
-  type GoalMonthInput,
-  goalForMonth,
-  nextDueDate,
-  setAsideShare,
-} from './goals.ts'
+import { basisPoints, type GoalMonthInput, goalForMonth, nextDueDate, setAsideShare } from './goals.ts'
+import { addMonths } from './month.ts'
 
 function month(m: string, start: number, assigned: number, activity = 0): GoalMonthInput {
   return {

@@ -1,4 +1,5 @@
 import type { CategoryGoal } from '../catalog/category-goal.ts'
+import { addMonths, daysInMonth, lastDayOf, monthsFrom } from './month.ts'
 
 /** A category's figures for one month, as the month snapshot computes them, in integer cents. */
 export interface GoalMonthInput {
@@ -42,7 +43,7 @@ export function goalForMonth(goal: CategoryGoal, input: GoalMonthInput): GoalMon
   switch (goal.type) {
     case 'monthly': {
       const amount = BigInt(goal.amountCents)
-      return result(amount, assigned, amount, assigned, lastDayOfMonth(month), 1)
+      return result(amount, assigned, amount, assigned, lastDayOf(month), 1)
     }
     case 'targetBalance': {
       const target = BigInt(goal.targetCents)
@@ -51,14 +52,14 @@ export function goalForMonth(goal: CategoryGoal, input: GoalMonthInput): GoalMon
     }
     case 'targetBalanceByDate': {
       const target = BigInt(goal.targetCents)
-      const monthsLeft = Math.max(1, monthsBetween(month, goal.targetDate.slice(0, 7)) + 1)
+      const monthsLeft = Math.max(1, monthsFrom(month, goal.targetDate.slice(0, 7)) + 1)
       const suggested = ceilDiv(positive(target - start - activity), BigInt(monthsLeft))
       return result(suggested, assigned, target, start + assigned + activity, goal.targetDate, monthsLeft)
     }
     case 'neededForSpending': {
       const amount = BigInt(goal.amountCents)
       const dueDate = nextDueDate(goal.dueDate, goal.everyMonths, month)
-      const monthsLeft = monthsBetween(month, dueDate.slice(0, 7)) + 1
+      const monthsLeft = monthsFrom(month, dueDate.slice(0, 7)) + 1
       if (goal.fill === 'refill') {
         // This month's spending does not count against the goal (YNAB's needed for spending):
         // what the category began the month with, plus what it received, does.
@@ -116,36 +117,11 @@ export function setAsideShare(amount: bigint, everyMonths: number, monthsLeft: n
  * A month before the first due date gets the first one.
  */
 export function nextDueDate(dueDate: string, everyMonths: number, month: string): string {
-  const behind = monthsBetween(dueDate.slice(0, 7), month)
+  const behind = monthsFrom(dueDate.slice(0, 7), month)
   const cycles = behind <= 0 ? 0 : Math.ceil(behind / everyMonths)
   const due = addMonths(dueDate.slice(0, 7), cycles * everyMonths)
   const day = Math.min(Number(dueDate.slice(8, 10)), daysInMonth(due))
   return `${due}-${String(day).padStart(2, '0')}`
-}
-
-/** Months from `from` to `to` (YYYY-MM): 0 for the same month, negative when `to` is earlier. */
-export function monthsBetween(from: string, to: string): number {
-  return monthIndex(to) - monthIndex(from)
-}
-
-/** The month `count` months after `month` (YYYY-MM). */
-export function addMonths(month: string, count: number): string {
-  const index = monthIndex(month) + count
-  const year = Math.floor(index / 12)
-  return `${String(year).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`
-}
-
-/** The last day of a month (YYYY-MM), as YYYY-MM-DD. */
-export function lastDayOfMonth(month: string): string {
-  return `${month}-${String(daysInMonth(month)).padStart(2, '0')}`
-}
-
-function monthIndex(month: string): number {
-  return Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1
-}
-
-function daysInMonth(month: string): number {
-  return new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate()
 }
 
 function positive(cents: bigint): bigint {

@@ -34,6 +34,34 @@ export function monthsBetween(from: string, to: string): string[] {
   return months
 }
 
+/** Months from `from` to `to` (YYYY-MM): 0 for the same month, negative when `to` is earlier. */
+export function monthsFrom(from: string, to: string): number {
+  return monthIndex(to) - monthIndex(from)
+}
+
+/** The month `count` months after `month` (before it when negative). */
+export function addMonths(month: string, count: number): string {
+  const index = monthIndex(month) + count
+  const year = Math.floor(index / 12)
+  const m = index - year * 12 + 1
+  return `${year < 1000 ? pad(year, 4) : year}-${m < 10 ? '0' : ''}${m}`
+}
+
+/** The last day of a month (YYYY-MM), as YYYY-MM-DD. */
+export function lastDayOf(month: string): string {
+  return `${month}-${pad(daysInMonth(month), 2)}`
+}
+
+/** How many days `month` (YYYY-MM) has. */
+export function daysInMonth(month: string): number {
+  return new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate()
+}
+
+/** Months since year 0 of a YYYY-MM (or YYYY-MM-DD) month. */
+function monthIndex(month: string): number {
+  return Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1
+}
+
 function pad(n: number, width: number): string {
   return String(n).padStart(width, '0')
 }

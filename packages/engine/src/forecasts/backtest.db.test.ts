@@ -1,6 +1,6 @@
 import { newHousehold, sharedStore } from '@hearth/test/store'
 import { describe, expect, it } from 'vitest'
-import { addMonths } from '../reports/model.ts'
+import { addMonths } from '../budgets/month.ts'
 import { type BacktestAsk, backtestForecasts, meanAbsoluteErrors, seedSampleHousehold } from './backtest.ts'
 import { SAMPLE_TODAY, type SampleForecastKind, sampleForecastHousehold } from './sample-households.ts'
 

@@ -1,12 +1,11 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import { monthOf } from '../budgets/month.ts'
+import { addMonths, lastDayOf, monthOf, monthsFrom } from '../budgets/month.ts'
 import type { Database } from '../database.ts'
 import { addDays } from '../ledger/model.ts'
 import { DATE_TOLERANCE_DAYS } from '../recurrences/cadence.ts'
 import { externalIdOf, scheduleOf } from '../recurrences/model.ts'
 import { occurrencesBetween } from '../recurrences/schedule.ts'
 import type { RecurrenceRow } from '../recurrences/tables.ts'
-import { addMonths, lastDayOf } from '../reports/model.ts'
 import { type MonthSplit, projectRest } from './model.ts'
 import { type SeriesSpending, seriesKey, seriesSpending } from './series.ts'
 
@@ -275,12 +274,6 @@ async function addScheduled(
 /** Days from `a` to `b` (negative when `b` is earlier). */
 function daysBetween(a: string, b: string): number {
   return (Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000
-}
-
-/** Months from `from` to `to` (YYYY-MM). */
-function monthsFrom(from: string, to: string): number {
-  const index = (m: string) => Number(m.slice(0, 4)) * 12 + Number(m.slice(5, 7))
-  return index(to) - index(from)
 }
 
 function present(categoryId: string | null, c: Cell): CategoryForecast {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { addMonths } from '../reports/model.ts'
+import { addMonths } from '../budgets/month.ts'
 import {
   baseWindow,
   carryOver,

@@ -1,4 +1,4 @@
-import { addMonths } from '../reports/model.ts'
+import { addMonths } from '../budgets/month.ts'
 
 /** A category's variable spending in one month, split at the forecast's day of the month. */
 export interface MonthSplit {

@@ -1,4 +1,4 @@
-import { addMonths, lastDayOf } from '../reports/model.ts'
+import { addMonths, lastDayOf } from '../budgets/month.ts'
 
 /** The households the forecast backtest runs on (issue 39). */
 export type SampleForecastKind = 'seasonal' | 'steady' | 'bills'

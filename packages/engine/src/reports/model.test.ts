@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ageOfMoney, ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
-import { addMonths, cashFlowByMonth, lastDayOf, netWorthByMonth } from './model.ts'
+import { addMonths, lastDayOf } from '../budgets/month.ts'
+import { cashFlowByMonth, netWorthByMonth } from './model.ts'
 
 const rates = new Map([
   ['USD', '1'],

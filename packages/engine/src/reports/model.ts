@@ -115,17 +115,3 @@ export function cashFlowByMonth(
     netCents: t.income - t.spending,
   }))
 }
-
-/** The last day of a month, YYYY-MM-DD. */
-export function lastDayOf(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number]
-  const days = new Date(Date.UTC(y, m, 0)).getUTCDate()
-  return `${month}-${String(days).padStart(2, '0')}`
-}
-
-/** The month `count` months after `month` (before it when negative). */
-export function addMonths(month: string, count: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number]
-  const index = y * 12 + (m - 1) + count
-  return `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}`
-}

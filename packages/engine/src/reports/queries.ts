@@ -7,7 +7,7 @@ import {
   type CashFlow,
 } from '../budgets/age-of-money.ts'
 import { countedCashFlows } from '../budgets/age-of-money-query.ts'
-import { monthOf, monthsBetween } from '../budgets/month.ts'
+import { addMonths, lastDayOf, monthOf, monthsBetween } from '../budgets/month.ts'
 import type { Database } from '../database.ts'
 import { invalid } from '../errors.ts'
 import { callerToday } from '../ledger/local-day.ts'
@@ -15,14 +15,7 @@ import { addDays } from '../ledger/model.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
 import { defineQuery } from '../mutator/define.ts'
 import { inSnapshot, keepMonths, readKeptMonths } from './closings.ts'
-import {
-  type AccountBalance,
-  addMonths,
-  cashFlowByMonth,
-  lastDayOf,
-  type MonthFlow,
-  netWorthOf,
-} from './model.ts'
+import { type AccountBalance, cashFlowByMonth, type MonthFlow, netWorthOf } from './model.ts'
 import { ratesToBase } from './rates.ts'
 import { type MonthRangeArgs, MonthRangeArgsSchema, REPORT_MAX_MONTHS, reportCost } from './schema.ts'
 
