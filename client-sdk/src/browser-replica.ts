@@ -90,7 +90,8 @@ async function openBlockStore(name: string, template?: () => Promise<Blob | null
     })
     if (loadDataDir) performance.mark('hearth: replica from template')
     await dropTemplates(store)
-    return store
+    const blocks = backend
+    return { ...store, holdWrites: (until) => blocks.holdUntil(until) }
   } catch (error) {
     await backend?.close()
     throw error

@@ -59,6 +59,37 @@ describe('the IndexedDB block store', () => {
     expect(blockDbName(name)).toBe(`hearth-replica:${name}`)
   })
 
+  it('holds its flushes until a held write settles, then writes what waited', {
+    timeout: 120_000,
+  }, async () => {
+    const name = `blocks-${ulid()}`
+    const first = await open(name)
+    await sql`create table notes (id int primary key, body text)`.execute(first.store.db)
+    await first.fs.syncToFs()
+    let release!: () => void
+    first.backend.holdUntil(new Promise<void>((resolve) => (release = resolve)))
+    const before = first.backend.stats.flushes
+    for (let i = 0; i < 20; i++) await sql`insert into notes values (${i}, 'held')`.execute(first.store.db)
+    // Each query asked for a flush; none was written while held.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(first.backend.stats.flushes).toBe(before)
+    release()
+    await first.fs.syncToFs()
+    // What waited goes in one or two flushes, not one per statement.
+    expect(first.backend.stats.flushes - before).toBeGreaterThan(0)
+    expect(first.backend.stats.flushes - before).toBeLessThanOrEqual(3)
+    // A refused write releases the hold too.
+    first.backend.holdUntil(Promise.reject(new Error('the queue write failed')))
+    await sql`insert into notes values (100, 'after a refusal')`.execute(first.store.db)
+    await first.fs.syncToFs()
+    await first.store.close()
+
+    const second = await open(name)
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from notes`.execute(second.store.db)
+    expect(rows[0]!.n).toBe(21)
+    await second.store.close()
+  })
+
   it('is deleted and opened empty when it fails to open', { timeout: 120_000 }, async () => {
     const name = `damaged-${ulid()}`
     const first = await openBrowserReplica(name)

@@ -86,6 +86,23 @@ export class IdbBlockStore implements StorageBackend {
   private sizes = new Map<string, number>()
   /** Flushes written and blocks put, since open (for tests and the bench). */
   readonly stats = { flushes: 0, blocks: 0 }
+  /** What a flush waits for before it writes (`holdUntil`). */
+  private held: Promise<unknown> = Promise.resolve()
+
+  /**
+   * Holds every flush until `until` settles: PGlite's flushes after each query are serialized
+   * (`apply` is never called twice at once), so the changes wait in memory and go in one or two
+   * flushes afterwards. IndexedDB runs an origin's transactions in turn, so a mutation's queue
+   * record, which must be durable before the mutation commits, no longer queues behind a flush
+   * per statement of the mutation it records.
+   */
+  holdUntil(until: Promise<unknown>): void {
+    const done = until.then(
+      () => {},
+      () => {},
+    )
+    this.held = Promise.all([this.held, done])
+  }
 
   constructor(readonly name: string) {}
 
@@ -142,6 +159,7 @@ export class IdbBlockStore implements StorageBackend {
    * transaction, unless it lies past what was stored (then the rest of it is zeros).
    */
   async apply(changes: ChangeSet): Promise<void> {
+    await this.held
     const db = this.open()
     const tx = db.transaction(['entries', 'blocks'], 'readwrite', { durability: 'relaxed' })
     const entries = tx.objectStore('entries')

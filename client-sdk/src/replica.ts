@@ -281,6 +281,8 @@ export class Replica {
       // on this thread; started first, it is done sooner (it was the last thing a call waited for).
       const durable = this.queue.append({ type: 'mutation', ...mutation })
       durable.catch(() => {})
+      // The replica's own flushes wait for the record, which then has IndexedDB to itself.
+      this.store.holdWrites?.(durable)
       this.queueRecords++
       hooks.push?.(mutation)
       try {

@@ -31,5 +31,12 @@ export interface Store {
    * then synced again from the server.
    */
   persisted?(): Promise<void>
+  /**
+   * Holds the writes of what commits behind its answer (`persisted`) until `until` settles, so
+   * they do not queue ahead of a write that must be durable first (a browser replica holds its
+   * IndexedDB flushes while a mutation's queue record is written). Nothing is lost: the changes
+   * wait, and are written together once it settles.
+   */
+  holdWrites?(until: Promise<unknown>): void
   close(): Promise<void>
 }
