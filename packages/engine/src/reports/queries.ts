@@ -1,17 +1,9 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
-import {
-  AGE_OF_MONEY_WINDOW,
-  type AgeOfMoneyState,
-  ageOfMoneyFigure,
-  ageOfMoneyRoll,
-  type CashFlow,
-} from '../budgets/age-of-money.ts'
-import { countedCashFlows } from '../budgets/age-of-money-query.ts'
+import { ageStateText, readAgeOfMoney } from '../budgets/age-of-money-query.ts'
 import { addMonths, lastDayOf, monthOf, monthsBetween } from '../budgets/month.ts'
 import type { Database } from '../database.ts'
 import { invalid } from '../errors.ts'
 import { callerToday } from '../ledger/local-day.ts'
-import { addDays } from '../ledger/model.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
 import { defineQuery } from '../mutator/define.ts'
 import { inSnapshot, keepMonths, readKeptMonths } from './closings.ts'
@@ -277,44 +269,6 @@ function parseMonthFlows(month: string, text: string): MonthFlow[] {
   }))
 }
 
-/**
- * The cash flows `budgets.ageOfMoney` counts up to the last of `points` (ascending days), read as
- * few rows as give `ageOfMoneySeries` the same answer at every point. A point averages the last
- * ten outflows dated up to it, and an outflow is among those of some point exactly when it is
- * among the last ten of its own bucket (the days after the point before, up to its own point):
- * those come on their own, with their ids. Every other outflow is drained but never averaged, and
- * on one day inflows come before outflows, so a day's other outflows (all before its averaged
- * ones) drain the buckets as their sum does, and come as one; a day's inflows, one bucket in the
- * series, come as one too. At 50,000 rows that is about a thousand rows (bench:reports). With
- * `after`, only the flows dated after that day, for a roll that goes on from its state there.
- */
-export async function ageOfMoneyFlows(
-  db: Kysely<Database>,
-  householdId: string,
-  points: readonly string[],
-  after?: string,
-): Promise<CashFlow[]> {
-  const afterPoints = points.map((p) => addDays(p, 1))
-  const { rows } = await sql<{ id: string | null; date: string; amount: string }>`
-    with flows as (${countedCashFlows(householdId, points.at(-1)!, after)}),
-    marked as (
-      select id, date, amount_cents, amount_cents > 0 as inflow,
-        amount_cents < 0 and count(*) filter (where amount_cents < 0) over (
-          partition by width_bucket(date, ${afterPoints}::date[]) order by date desc, id desc
-        ) <= ${AGE_OF_MONEY_WINDOW} as averaged
-      from flows
-    )
-    select case when averaged then id end as id, date::text as date, sum(amount_cents)::text as amount
-    from marked
-    group by date, inflow, averaged, case when averaged then id end
-    order by date, inflow desc, averaged, id`.execute(db)
-  return rows.map((r) => ({
-    ...(r.id !== null && { id: r.id }),
-    date: r.date,
-    amountCents: BigInt(r.amount),
-  }))
-}
-
 /** One month of the age-of-money report. */
 export interface AgeOfMoneyPoint {
   month: string
@@ -345,69 +299,21 @@ export const ageOfMoneyReport = defineQuery({
     const { fromMonth, toMonth, months, today } = await monthRange(db, args, ctx)
     const current = monthOf(today)
     const points = months.map((m) => (m === current ? today : lastDayOf(m)))
-    const read = await inSnapshot(db, async (tx) => {
-      const kept = await readKeptMonths(tx, ctx.householdId, 'ageOfMoney', months, current)
-      const rest = points.slice(kept.kept.length)
-      const start = kept.start ? parseAgeState(kept.start.state) : undefined
-      const flows = rest.length
-        ? await ageOfMoneyFlows(
-            tx,
-            ctx.householdId,
-            rest,
-            kept.start ? lastDayOf(kept.start.month) : undefined,
-          )
-        : []
-      return { kept, rolled: ageOfMoneyRoll(flows, rest, AGE_OF_MONEY_WINDOW, start) }
-    })
-    const states = [...read.kept.kept.map(parseAgeState), ...read.rolled.map((p) => p.state)]
+    const read = await readAgeOfMoney(db, ctx.householdId, months, points, current)
     const over = new Map<string, string>()
-    read.rolled.forEach((p, i) => {
-      const month = months[read.kept.kept.length + i] as string
-      if (month < current) over.set(month, ageStateText(p.state))
+    read.points.forEach((p, i) => {
+      const month = months[i] as string
+      if (i >= read.keptCount && month < current) over.set(month, ageStateText(p.state))
     })
-    await keepMonths(db, ctx.householdId, 'ageOfMoney', read.kept.version, over)
+    await keepMonths(db, ctx.householdId, 'ageOfMoney', read.version, over)
     return {
       fromMonth,
       toMonth,
       months: months.map((month, i) => ({
         month,
         asOf: points[i]!,
-        days: ageOfMoneyFigure(states[i]!)?.days ?? null,
+        days: read.points[i]?.figure?.days ?? null,
       })),
     }
   },
 })
-
-/** How an age-of-money state is kept: buckets `[day, cents]`, outflows `[id, date, cents, age numerator, denominator]`. */
-interface StoredAgeState {
-  b: [number, string][]
-  r: [string | null, string, string, string, string][]
-}
-
-function ageStateText(state: AgeOfMoneyState): string {
-  const stored: StoredAgeState = {
-    b: state.buckets.map((b) => [b.day, String(b.left)]),
-    r: state.recent.map((o) => [
-      o.id ?? null,
-      o.date,
-      String(o.amountCents),
-      String(o.ageNumerator),
-      String(o.ageDenominator),
-    ]),
-  }
-  return JSON.stringify(stored)
-}
-
-function parseAgeState(text: string): AgeOfMoneyState {
-  const stored = JSON.parse(text) as StoredAgeState
-  return {
-    buckets: stored.b.map(([day, left]) => ({ day, left: BigInt(left) })),
-    recent: stored.r.map(([id, date, amount, numerator, denominator]) => ({
-      ...(id !== null && { id }),
-      date,
-      amountCents: BigInt(amount),
-      ageNumerator: BigInt(numerator),
-      ageDenominator: BigInt(denominator),
-    })),
-  }
-}

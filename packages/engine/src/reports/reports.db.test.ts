@@ -3,9 +3,9 @@ import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
 import { ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
+import { ageOfMoneyFlows } from '../budgets/age-of-money-query.ts'
 import { type LedgerHousehold, ledgerHousehold } from '../ledger/test-fixture.ts'
 import { keepMonths, readKeptMonths } from './closings.ts'
-import { ageOfMoneyFlows } from './queries.ts'
 
 /** Mid-March 2026 in the household's zone: the default range is April 2025 to March 2026. */
 const now = new Date('2026-03-15T12:00:00Z')
