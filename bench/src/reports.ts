@@ -123,49 +123,38 @@ async function measure(name: string, store: Store, ctx: HouseholdContext): Promi
   // measured with nothing kept (as the first read, or after a change to the range's first month)
   // and with 23 of the 24 months kept.
   const forget = () => sql`delete from report_closings where household_id = ${h}`.execute(db)
+  /** A kept report both ways, beside its raw statement (timed once, for both rows). */
+  const bothWays = async (
+    label: string,
+    query: Query,
+    raw: () => Promise<unknown>,
+  ): Promise<Comparison[]> => {
+    const baseline = await time(raw)
+    return [
+      {
+        store: name,
+        measure: `${label}, nothing kept`,
+        engine: await time(read(query, RANGE), { before: forget }),
+        baseline,
+      },
+      { store: name, measure: `${label}, 23 kept`, engine: await time(read(query, RANGE)), baseline },
+    ]
+  }
   return [
-    {
-      store: name,
-      measure: `reports.netWorth, 24 months (${ROWS()}, 5 accounts, 2 currencies), nothing kept`,
-      engine: await time(read(operations.reports.netWorth, RANGE), { before: forget }),
-      // The raw statement: the rows summed per account and month.
-      baseline: await time(() =>
+    // The raw statement: the rows summed per account and month.
+    ...(await bothWays(
+      `reports.netWorth, 24 months (${ROWS()}, 5 accounts, 2 currencies)`,
+      operations.reports.netWorth as Query,
+      () =>
         sql`select account_id, to_char(date, 'YYYY-MM'), sum(amount_cents) from transactions
           where household_id = ${h} and deleted_at is null and date <= ${to}::date group by 1, 2`.execute(db),
-      ),
-    },
-    {
-      store: name,
-      measure: `reports.netWorth, 24 months, 23 kept`,
-      engine: await time(read(operations.reports.netWorth, RANGE)),
-      // The raw statement: the rows summed per account and month.
-      baseline: await time(() =>
-        sql`select account_id, to_char(date, 'YYYY-MM'), sum(amount_cents) from transactions
-          where household_id = ${h} and deleted_at is null and date <= ${to}::date group by 1, 2`.execute(db),
-      ),
-    },
-    {
-      store: name,
-      measure: 'reports.cashFlow, 24 months, nothing kept',
-      engine: await time(read(operations.reports.cashFlow, RANGE), { before: forget }),
-      baseline: await time(() =>
-        sql`select to_char(date, 'YYYY-MM'), sum(amount_cents) filter (where amount_cents > 0),
+    )),
+    ...(await bothWays('reports.cashFlow, 24 months', operations.reports.cashFlow as Query, () =>
+      sql`select to_char(date, 'YYYY-MM'), sum(amount_cents) filter (where amount_cents > 0),
           sum(amount_cents) filter (where amount_cents < 0) from transactions
           where household_id = ${h} and deleted_at is null and transfer_group_id is null
             and date between ${from}::date and ${to}::date group by 1`.execute(db),
-      ),
-    },
-    {
-      store: name,
-      measure: 'reports.cashFlow, 24 months, 23 kept',
-      engine: await time(read(operations.reports.cashFlow, RANGE)),
-      baseline: await time(() =>
-        sql`select to_char(date, 'YYYY-MM'), sum(amount_cents) filter (where amount_cents > 0),
-          sum(amount_cents) filter (where amount_cents < 0) from transactions
-          where household_id = ${h} and deleted_at is null and transfer_group_id is null
-            and date between ${from}::date and ${to}::date group by 1`.execute(db),
-      ),
-    },
+    )),
     {
       store: name,
       measure: 'reports.spending by category, 12 months',
@@ -186,30 +175,16 @@ async function measure(name: string, store: Store, ctx: HouseholdContext): Promi
             and date between ${spending.fromDate}::date and ${spending.toDate}::date group by 1`.execute(db),
       ),
     },
-    {
-      store: name,
-      measure: 'reports.ageOfMoney, 24 months (one FIFO pass), nothing kept',
-      engine: await time(read(operations.reports.ageOfMoney, RANGE), { before: forget }),
-      // The raw statement: every counted row, in order.
-      baseline: await time(() =>
+    // The raw statement: every counted row, in order.
+    ...(await bothWays(
+      'reports.ageOfMoney, 24 months (one FIFO pass)',
+      operations.reports.ageOfMoney as Query,
+      () =>
         sql`select id, date, amount_cents from transactions
           where household_id = ${h} and deleted_at is null and date <= ${to}::date order by date, id`.execute(
           db,
         ),
-      ),
-    },
-    {
-      store: name,
-      measure: 'reports.ageOfMoney, 24 months, 23 kept',
-      engine: await time(read(operations.reports.ageOfMoney, RANGE)),
-      // The raw statement: every counted row, in order.
-      baseline: await time(() =>
-        sql`select id, date, amount_cents from transactions
-          where household_id = ${h} and deleted_at is null and date <= ${to}::date order by date, id`.execute(
-          db,
-        ),
-      ),
-    },
+    )),
     {
       store: name,
       measure: 'budgets.ageOfMoney 24 times (one per month end), for comparison',
