@@ -4,7 +4,7 @@ import type { Database } from '../database.ts'
 import { callerToday } from '../ledger/local-day.ts'
 import { addDays } from '../ledger/model.ts'
 import { defineQuery } from '../mutator/define.ts'
-import { inSnapshot, readKeptMonths } from '../reports/closings.ts'
+import { readKeptMonths } from '../reports/closings.ts'
 import { DateSchema } from '../shared/schema.ts'
 import {
   AGE_OF_MONEY_WINDOW,
@@ -15,6 +15,7 @@ import {
   type CashFlow,
   roundHalfUp,
 } from './age-of-money.ts'
+import { inSnapshot } from './closings.ts'
 import { lastDayOf, monthOf } from './month.ts'
 
 export const AgeOfMoneyArgsSchema = z.strictObject({

@@ -4,6 +4,15 @@ import type { MonthClosing } from './model.ts'
 
 type Db = Kysely<Database> | Transaction<Database>
 
+/**
+ * Runs `read` in one repeatable-read snapshot (unless `db` is a transaction already), so what it
+ * reads and the clock's version it keeps against describe one state of the store.
+ */
+export function inSnapshot<T>(db: Kysely<Database>, read: (tx: Transaction<Database>) => Promise<T>) {
+  if (db.isTransaction) return read(db as Transaction<Database>)
+  return db.transaction().setIsolationLevel('repeatable read').execute(read)
+}
+
 /** How a closing is stored: cents as decimal strings, categories as `[id, cents]` pairs. */
 interface StoredClosing {
   carry: [string, string][]

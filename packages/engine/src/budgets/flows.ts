@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely'
 import { type CategoryGoal, toCategoryGoal } from '../catalog/category-goal.ts'
 import type { Database } from '../database.ts'
-import { keepClosings, parseClosing } from './closings.ts'
+import { inSnapshot, keepClosings, parseClosing } from './closings.ts'
 import {
   addTo,
   type BudgetCategory,
@@ -135,12 +135,7 @@ export async function loadBudget(
   month: string,
   categoryIds?: readonly string[],
 ): Promise<LoadedBudget> {
-  if (!db.isTransaction) {
-    return db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute((tx) => loadBudget(tx, householdId, month, categoryIds))
-  }
+  if (!db.isTransaction) return inSnapshot(db, (tx) => loadBudget(tx, householdId, month, categoryIds))
   const { rows: head } = await sql<{
     base_currency: string
     version: string | null

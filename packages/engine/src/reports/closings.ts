@@ -18,15 +18,6 @@ export interface KeptMonths {
 }
 
 /**
- * Runs `read` in one repeatable-read snapshot (unless `db` is a transaction already), so what it
- * reads and the clock's version it keeps against describe one state of the store.
- */
-export function inSnapshot<T>(db: Kysely<Database>, read: (tx: Transaction<Database>) => Promise<T>) {
-  if (db.isTransaction) return read(db as Transaction<Database>)
-  return db.transaction().setIsolationLevel('repeatable read').execute(read)
-}
-
-/**
  * The states `report` keeps for `months` (ascending): those of the range's first months, and the
  * latest kept before the first month that is not, from which a reader rolls forward. Only months
  * before `until` count, when given: a reader whose today falls in a month that another member's
