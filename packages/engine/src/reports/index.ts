@@ -1,6 +1,6 @@
 export { addMonths, lastDayOf } from '../budgets/month.ts'
-export type { AccountMovement, CashFlowMonth, MonthFlow, NetWorthMonth } from './model.ts'
-export { cashFlowByMonth, netWorthByMonth } from './model.ts'
+export type { AccountBalance, AccountMonthTotal, CashFlowMonth, MonthFlow, NetWorthMonth } from './model.ts'
+export { balancesByMonth, cashFlowByMonth, netWorthOf } from './model.ts'
 export type {
   AgeOfMoneyPoint,
   AgeOfMoneyReport,

@@ -1,31 +1,49 @@
 import { describe, expect, it } from 'vitest'
 import { ageOfMoney, ageOfMoneySeries, type CashFlow } from '../budgets/age-of-money.ts'
 import { addMonths, lastDayOf } from '../budgets/month.ts'
-import { cashFlowByMonth, netWorthByMonth } from './model.ts'
+import {
+  type AccountMonthTotal,
+  balancesByMonth,
+  cashFlowByMonth,
+  netWorthOf,
+  type RatesToBase,
+} from './model.ts'
 
 const rates = new Map([
   ['USD', '1'],
   ['EUR', '1.1'],
 ])
 
-describe('netWorthByMonth', () => {
+/** Net worth at each month's end, as the report computes it: balances rolled, then converted. */
+function netWorthByMonth(months: string[], totals: AccountMonthTotal[], rates: RatesToBase) {
+  return balancesByMonth(months, totals).map((balances, i) =>
+    netWorthOf(months[i]!, balances.values(), rates),
+  )
+}
+
+/** One account's totals: `''` before the first month, then by month. */
+function account(accountId: string, currency: string, byMonth: [string, bigint][]): AccountMonthTotal[] {
+  return byMonth.map(([month, cents]) => ({ accountId, currency, month, cents }))
+}
+
+describe('balancesByMonth and netWorthOf', () => {
   it('carries each balance month to month and splits assets from liabilities per account', () => {
     const points = netWorthByMonth(
       ['2026-01', '2026-02', '2026-03'],
       [
         // Checking: 1,000.00 before January, +50.00 in January, -2,000.00 in March.
-        {
-          currency: 'USD',
-          openingCents: 100_000n,
-          byMonth: new Map([
-            ['2026-01', 5_000n],
-            ['2026-03', -200_000n],
-          ]),
-        },
+        ...account('checking', 'USD', [
+          ['', 100_000n],
+          ['2026-01', 5_000n],
+          ['2026-03', -200_000n],
+        ]),
         // A euro card: -100.00 before, -3.33 in February; at 1.1 that is -110.00, then -113.663 -> -113.66.
-        { currency: 'EUR', openingCents: -10_000n, byMonth: new Map([['2026-02', -333n]]) },
+        ...account('card', 'EUR', [
+          ['', -10_000n],
+          ['2026-02', -333n],
+        ]),
         // Yen with no rate: left out, never guessed.
-        { currency: 'JPY', openingCents: 9_999_999n, byMonth: new Map() },
+        ...account('yen', 'JPY', [['', 9_999_999n]]),
       ],
       rates,
     )
@@ -41,10 +59,7 @@ describe('netWorthByMonth', () => {
     const half = new Map([['GBP', '1.5']])
     const [point] = netWorthByMonth(
       ['2026-01'],
-      [
-        { currency: 'GBP', openingCents: 5n, byMonth: new Map() },
-        { currency: 'GBP', openingCents: -5n, byMonth: new Map() },
-      ],
+      [...account('up', 'GBP', [['', 5n]]), ...account('down', 'GBP', [['', -5n]])],
       half,
     )
     // 7.5 -> 8 and -7.5 -> -8.
@@ -54,13 +69,10 @@ describe('netWorthByMonth', () => {
   it('stays exact past 2^53', () => {
     const [point] = netWorthByMonth(
       ['2026-01'],
-      [
-        {
-          currency: 'EUR',
-          openingCents: 9_000_000_000_000n,
-          byMonth: new Map([['2026-01', 9_000_000_000_000n]]),
-        },
-      ],
+      account('big', 'EUR', [
+        ['', 9_000_000_000_000n],
+        ['2026-01', 9_000_000_000_000n],
+      ]),
       new Map([['EUR', '1000.5']]),
     )
     expect(point!.netWorthCents).toBe(18_009_000_000_000_000n)

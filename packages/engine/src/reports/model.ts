@@ -3,15 +3,6 @@ import { convertCentsExact } from '../ledger/exchange-rates/model.ts'
 /** Rates to the household's base currency by currency; the base itself is `'1'`. */
 export type RatesToBase = ReadonlyMap<string, string>
 
-/** One account's balance movement: the sum of its rows before the first month, then per month. */
-export interface AccountMovement {
-  currency: string
-  /** The balance at the end of the day before the first month. */
-  openingCents: bigint
-  /** The sum of the account's rows dated in each month (YYYY-MM), months without rows left out. */
-  byMonth: ReadonlyMap<string, bigint>
-}
-
 /** One month of net worth, in base-currency cents. */
 export interface NetWorthMonth {
   month: string
@@ -29,32 +20,52 @@ export interface AccountBalance {
   cents: bigint
 }
 
-/**
- * Net worth at the end of each month: each account's balance then, converted to the base
- * currency at its rate and rounded once (half away from zero), counts as an asset above zero and
- * a liability below it. An account in a currency without a rate is left out, never guessed; the
- * caller lists those currencies.
- */
-export function netWorthByMonth(
-  months: readonly string[],
-  accounts: readonly AccountMovement[],
-  rates: RatesToBase,
-): NetWorthMonth[] {
-  const balances = accounts.map((a) => a.openingCents)
-  return months.map((month) =>
-    netWorthOf(
-      month,
-      accounts.map((account, i) => {
-        const cents = (balances[i] as bigint) + (account.byMonth.get(month) ?? 0n)
-        balances[i] = cents
-        return { currency: account.currency, cents }
-      }),
-      rates,
-    ),
-  )
+/** One account's rows summed over one month (YYYY-MM), or `''` for every row before the first. */
+export interface AccountMonthTotal {
+  accountId: string
+  currency: string
+  month: string
+  cents: bigint
 }
 
-/** Net worth of the balances at `month`'s end, as `netWorthByMonth` counts it. */
+/**
+ * Each account's balance at the end of each of `months`, by account id: `start` (the balances
+ * before them; none, zero), plus the `''` totals, then each month's. An account keeps its balance
+ * through months without rows.
+ */
+export function balancesByMonth(
+  months: readonly string[],
+  totals: readonly AccountMonthTotal[],
+  start: ReadonlyMap<string, AccountBalance> = new Map(),
+): Map<string, AccountBalance>[] {
+  const byMonth = new Map<string, AccountMonthTotal[]>()
+  for (const t of totals) {
+    const list = byMonth.get(t.month)
+    if (list) list.push(t)
+    else byMonth.set(t.month, [t])
+  }
+  const running = new Map(start)
+  const add = (month: string) => {
+    for (const t of byMonth.get(month) ?? []) {
+      running.set(t.accountId, {
+        currency: t.currency,
+        cents: (running.get(t.accountId)?.cents ?? 0n) + t.cents,
+      })
+    }
+  }
+  add('')
+  return months.map((month) => {
+    add(month)
+    return new Map(running)
+  })
+}
+
+/**
+ * Net worth at `month`'s end: each account's balance then, converted to the base currency at its
+ * rate and rounded once (half away from zero), counts as an asset above zero and a liability below
+ * it. An account in a currency without a rate is left out, never guessed; the caller lists those
+ * currencies.
+ */
 export function netWorthOf(
   month: string,
   balances: Iterable<AccountBalance>,

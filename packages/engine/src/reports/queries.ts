@@ -1,13 +1,14 @@
 import { type Kysely, sql, type Transaction } from 'kysely'
 import { ageStateText, readAgeOfMoney } from '../budgets/age-of-money-query.ts'
+import { inSnapshot } from '../budgets/closings.ts'
 import { addMonths, lastDayOf, monthOf, monthsBetween } from '../budgets/month.ts'
 import type { Database } from '../database.ts'
 import { invalid } from '../errors.ts'
 import { callerToday } from '../ledger/local-day.ts'
 import type { HouseholdContext } from '../mutator/context.ts'
 import { defineQuery } from '../mutator/define.ts'
-import { inSnapshot, keepMonths, readKeptMonths } from './closings.ts'
-import { type AccountBalance, cashFlowByMonth, type MonthFlow, netWorthOf } from './model.ts'
+import { keepMonths, readKeptMonths } from './closings.ts'
+import { type AccountBalance, balancesByMonth, cashFlowByMonth, type MonthFlow, netWorthOf } from './model.ts'
 import { ratesToBase } from './rates.ts'
 import { type MonthRangeArgs, MonthRangeArgsSchema, REPORT_MAX_MONTHS, reportCost } from './schema.ts'
 
@@ -134,24 +135,13 @@ async function netWorthBalances(tx: Transaction<Database>, householdId: string, 
         and t.deleted_at is null and t.merged_into_id is null
         and t.date <= ${lastDayOf(rest.at(-1) as string)}::date ${after}
       group by 1, 2, 3`.execute(tx)
-    const byMonth = new Map<string, typeof rows>()
-    for (const r of rows) {
-      const list = byMonth.get(r.month)
-      if (list) list.push(r)
-      else byMonth.set(r.month, [r])
-    }
-    const running: Balances = kept.start ? parseBalances(kept.start.state) : new Map()
-    const add = (month: string) => {
-      for (const r of byMonth.get(month) ?? []) {
-        const cents = (running.get(r.account_id)?.cents ?? 0n) + BigInt(r.total)
-        running.set(r.account_id, { currency: r.currency, cents })
-      }
-    }
-    add('')
-    for (const month of rest) {
-      add(month)
-      balances.push(new Map(running))
-    }
+    const totals = rows.map((r) => ({
+      accountId: r.account_id,
+      currency: r.currency,
+      month: r.month,
+      cents: BigInt(r.total),
+    }))
+    balances.push(...balancesByMonth(rest, totals, kept.start ? parseBalances(kept.start.state) : undefined))
   }
   return { base, rates, balances, keptCount: kept.kept.length, version: kept.version }
 }
