@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely'
 import { logRowChanges } from './change-log-trigger.ts'
+import { byStatementOp } from './statement-triggers.ts'
 
 /**
  * What the ledger adds to the budget, kept summed per month, account and category, so the
@@ -60,31 +61,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`
     create function hearth_budget_activity_transactions() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        ${addUp(contributions('new_rows', '1'))};
-      elsif tg_op = 'UPDATE' then
-        ${addUp(`${contributions('old_rows', '-1')} union all ${contributions('new_rows', '1')}`)};
-      else
-        ${addUp(contributions('old_rows', '-1'))};
-      end if;
-      return null;
-    end;
+    ${byStatementOp(
+      addUp(contributions('new_rows', '1')),
+      addUp(`${contributions('old_rows', '-1')} union all ${contributions('new_rows', '1')}`),
+      addUp(contributions('old_rows', '-1')),
+    )}
     $$`)
     .execute(db)
   await sql
     .raw(`
     create function hearth_budget_activity_splits() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        ${addUp(splitContributions('new_rows', '1'))};
-      elsif tg_op = 'UPDATE' then
-        ${addUp(`${splitContributions('old_rows', '-1')} union all ${splitContributions('new_rows', '1')}`)};
-      else
-        ${addUp(splitContributions('old_rows', '-1'))};
-      end if;
-      return null;
-    end;
+    ${byStatementOp(
+      addUp(splitContributions('new_rows', '1')),
+      addUp(`${splitContributions('old_rows', '-1')} union all ${splitContributions('new_rows', '1')}`),
+      addUp(splitContributions('old_rows', '-1')),
+    )}
     $$`)
     .execute(db)
   for (const [table, fn] of [

@@ -1,4 +1,10 @@
 import { type Kysely, sql } from 'kysely'
+import {
+  attachStatementTriggers,
+  byStatementOp,
+  EVERY_WRITE,
+  type StatementOp,
+} from './statement-triggers.ts'
 
 /**
  * Kept month closings: what every category carries out of a month, and Ready to Assign and the
@@ -27,24 +33,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const forgetAll = (households: string) => `
       delete from budget_closings where household_id in (${households})`
 
-  const byOp = (insert: string, update: string, remove: string) => `
-    begin
-      if tg_op = 'INSERT' then
-        ${insert};
-      elsif tg_op = 'UPDATE' then
-        ${update};
-      else
-        ${remove};
-      end if;
-      return null;
-    end;`
-
   // Kept sums and assignments name their month.
   const months = (rows: string) => `select household_id, month from ${rows}`
   await sql
     .raw(`
     create function hearth_budget_closings_by_month() returns trigger language plpgsql as $$
-    ${byOp(
+    ${byStatementOp(
       forgetFrom(months('new_rows')),
       forgetFrom(`${months('old_rows')} union all ${months('new_rows')}`),
       forgetFrom(months('old_rows')),
@@ -65,7 +59,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`
     create function hearth_budget_closings_transfers() returns trigger language plpgsql as $$
-    ${byOp(
+    ${byStatementOp(
       forgetFrom(legMonths(legs('new_rows'))),
       forgetFrom(legMonths(`${legs('old_rows')} union all ${legs('new_rows')}`)),
       forgetFrom(legMonths(legs('old_rows'))),
@@ -80,7 +74,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`
     create function hearth_budget_closings_transfer_splits() returns trigger language plpgsql as $$
-    ${byOp(
+    ${byStatementOp(
       forgetFrom(legMonths(splitLegs('new_rows'))),
       forgetFrom(legMonths(`${splitLegs('old_rows')} union all ${splitLegs('new_rows')}`)),
       forgetFrom(legMonths(splitLegs('old_rows'))),
@@ -109,7 +103,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql
       .raw(`
       create function ${fn}() returns trigger language plpgsql as $$
-      ${byOp(
+      ${byStatementOp(
         insertForgets ? forgetAll(households('new_rows')) : 'null',
         forgetAll(changed(columns)),
         forgetAll(households('old_rows')),
@@ -127,28 +121,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     $$`)
     .execute(db)
 
-  const attach = async (table: string, fn: string, ops: ('insert' | 'update' | 'delete')[]) => {
-    for (const op of ops) {
-      const name = `${table}_budget_closings_${op}`
-      const transition =
-        op === 'insert'
-          ? 'referencing new table as new_rows'
-          : op === 'update'
-            ? 'referencing old table as old_rows new table as new_rows'
-            : 'referencing old table as old_rows'
-      await sql
-        .raw(
-          `create trigger ${name} after ${op} on ${table} ${transition} for each statement execute function ${fn}()`,
-        )
-        .execute(db)
-      await sql.raw(`alter table ${table} enable always trigger ${name}`).execute(db)
-    }
-  }
-  const all = ['insert', 'update', 'delete'] as const
-  await attach('budget_activity', 'hearth_budget_closings_by_month', [...all])
-  await attach('budget_cells', 'hearth_budget_closings_by_month', [...all])
-  await attach('transactions', 'hearth_budget_closings_transfers', [...all])
-  await attach('transaction_splits', 'hearth_budget_closings_transfer_splits', [...all])
-  for (const [table, fn] of catalog) await attach(table, fn, [...all])
+  const attach = (table: string, fn: string, ops: readonly StatementOp[]) =>
+    attachStatementTriggers(db, table, 'budget_closings', fn, ops)
+  await attach('budget_activity', 'hearth_budget_closings_by_month', EVERY_WRITE)
+  await attach('budget_cells', 'hearth_budget_closings_by_month', EVERY_WRITE)
+  await attach('transactions', 'hearth_budget_closings_transfers', EVERY_WRITE)
+  await attach('transaction_splits', 'hearth_budget_closings_transfer_splits', EVERY_WRITE)
+  for (const [table, fn] of catalog) await attach(table, fn, EVERY_WRITE)
   await attach('households', 'hearth_budget_closings_households', ['update'])
 }

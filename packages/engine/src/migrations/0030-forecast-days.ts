@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely'
+import { attachStatementTriggers, byStatementOp, EVERY_WRITE } from './statement-triggers.ts'
 
 /**
  * What the ledger spends, kept summed per day, account, category and whether the row was booked
@@ -63,16 +64,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await sql
       .raw(`
     create function ${fn}() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        ${addUp(of('new_rows', '1'))};
-      elsif tg_op = 'UPDATE' then
-        ${addUp(`${of('old_rows', '-1')} union all ${of('new_rows', '1')}`)};
-      else
-        ${addUp(of('old_rows', '-1'))};
-      end if;
-      return null;
-    end;
+    ${byStatementOp(
+      addUp(of('new_rows', '1')),
+      addUp(`${of('old_rows', '-1')} union all ${of('new_rows', '1')}`),
+      addUp(of('old_rows', '-1')),
+    )}
     $$`)
       .execute(db)
   }
@@ -80,21 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['transactions', 'hearth_forecast_days_transactions'],
     ['transaction_splits', 'hearth_forecast_days_splits'],
   ] as const) {
-    for (const op of ['insert', 'update', 'delete'] as const) {
-      const name = `${table}_forecast_days_${op}`
-      const transition =
-        op === 'insert'
-          ? 'referencing new table as new_rows'
-          : op === 'update'
-            ? 'referencing old table as old_rows new table as new_rows'
-            : 'referencing old table as old_rows'
-      await sql
-        .raw(
-          `create trigger ${name} after ${op} on ${table} ${transition} for each statement execute function ${fn}()`,
-        )
-        .execute(db)
-      await sql.raw(`alter table ${table} enable always trigger ${name}`).execute(db)
-    }
+    await attachStatementTriggers(db, table, 'forecast_days', fn, EVERY_WRITE)
   }
 
   // Rows written before this migration.

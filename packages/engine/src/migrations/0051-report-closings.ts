@@ -1,4 +1,10 @@
 import { type Kysely, sql } from 'kysely'
+import {
+  attachStatementTriggers,
+  byStatementOp,
+  EVERY_WRITE,
+  type StatementOp,
+} from './statement-triggers.ts'
 
 /**
  * Kept report months: where the net-worth, cash-flow and age-of-money reports stand at the end of
@@ -66,16 +72,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`
     create function hearth_report_closings_transactions() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        ${forgetFrom(`select ${columns} from new_rows`, 'select household_id from new_rows')};
-      elsif tg_op = 'UPDATE' then
-        ${forgetFrom(changedRows, 'select household_id from old_rows')};
-      else
-        ${forgetFrom(`select ${columns} from old_rows`, 'select household_id from old_rows')};
-      end if;
-      return null;
-    end;
+    ${byStatementOp(
+      forgetFrom(`select ${columns} from new_rows`, 'select household_id from new_rows'),
+      forgetFrom(changedRows, 'select household_id from old_rows'),
+      forgetFrom(`select ${columns} from old_rows`, 'select household_id from old_rows'),
+    )}
     $$`)
     .execute(db)
 
@@ -86,16 +87,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(`
     create function hearth_report_closings_splits() returns trigger language plpgsql as $$
-    begin
-      if tg_op = 'INSERT' then
-        ${forgetFrom(parents('new_rows'), 'select household_id from new_rows')};
-      elsif tg_op = 'UPDATE' then
-        ${forgetFrom(`${parents('old_rows')} union all ${parents('new_rows')}`, 'select household_id from old_rows')};
-      else
-        ${forgetFrom(parents('old_rows'), 'select household_id from old_rows')};
-      end if;
-      return null;
-    end;
+    ${byStatementOp(
+      forgetFrom(parents('new_rows'), 'select household_id from new_rows'),
+      forgetFrom(
+        `${parents('old_rows')} union all ${parents('new_rows')}`,
+        'select household_id from old_rows',
+      ),
+      forgetFrom(parents('old_rows'), 'select household_id from old_rows'),
+    )}
     $$`)
     .execute(db)
 
@@ -128,25 +127,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     $$`)
     .execute(db)
 
-  const attach = async (table: string, fn: string, ops: ('insert' | 'update' | 'delete')[]) => {
-    for (const op of ops) {
-      const name = `${table}_report_closings_${op}`
-      const transition =
-        op === 'insert'
-          ? 'referencing new table as new_rows'
-          : op === 'update'
-            ? 'referencing old table as old_rows new table as new_rows'
-            : 'referencing old table as old_rows'
-      await sql
-        .raw(
-          `create trigger ${name} after ${op} on ${table} ${transition} for each statement execute function ${fn}()`,
-        )
-        .execute(db)
-      await sql.raw(`alter table ${table} enable always trigger ${name}`).execute(db)
-    }
-  }
-  await attach('transactions', 'hearth_report_closings_transactions', ['insert', 'update', 'delete'])
-  await attach('transaction_splits', 'hearth_report_closings_splits', ['insert', 'update', 'delete'])
+  const attach = (table: string, fn: string, ops: readonly StatementOp[]) =>
+    attachStatementTriggers(db, table, 'report_closings', fn, ops)
+  await attach('transactions', 'hearth_report_closings_transactions', EVERY_WRITE)
+  await attach('transaction_splits', 'hearth_report_closings_splits', EVERY_WRITE)
   await attach('accounts', 'hearth_report_closings_accounts', ['update', 'delete'])
   await attach('households', 'hearth_report_closings_households', ['update'])
 }
