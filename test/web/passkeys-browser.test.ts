@@ -291,6 +291,7 @@ describe.skipIf(!chromiumPath())('passkeys and an authenticator app in the app',
       await page.getByLabel('Code from the app').fill(totpCodeAt(secret, Date.now()))
       await page.getByRole('button', { name: 'Turn on' }).click()
       await page.getByText('The authenticator app is on').waitFor({ timeout: 30_000 })
+      await page.getByRole('list', { name: 'Recovery codes' }).waitFor()
       const codes = await page
         .getByRole('list', { name: 'Recovery codes' })
         .getByRole('listitem')

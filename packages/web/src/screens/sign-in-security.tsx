@@ -197,6 +197,8 @@ function AuthenticatorApp(props: { access: ServerAccess; onChanged?: () => void 
     <section class="card stack" aria-labelledby="totp-title">
       <h3 id="totp-title">Authenticator app</h3>
       <Feedback message={message} />
+      {/* Shown in the same render as the message that announces them, not after the status is read again. */}
+      {codes && <RecoveryCodes codes={codes} />}
       {status === null ? (
         <p class="loading" aria-busy="true">
           Reading your second factor…
@@ -207,7 +209,6 @@ function AuthenticatorApp(props: { access: ServerAccess; onChanged?: () => void 
             On since {formatDate((status.confirmedAt ?? '').slice(0, 10))}; {status.recoveryCodesLeft}{' '}
             recovery code{status.recoveryCodesLeft === 1 ? '' : 's'} left.
           </p>
-          {codes && <RecoveryCodes codes={codes} />}
           <label>
             Your password, or a code from the app
             <input
