@@ -6,11 +6,16 @@
  * it). Beside each figure, in the same run and with the same harness: the requests per second of
  * a route that answers without the store (a request with no key, refused with 401), the ceiling
  * of this machine's HTTP path with the generator on the same cores. `--profile DIR` has the
- * server write a CPU profile (open it in Chrome's DevTools) to DIR.
+ * server write a CPU profile (open it in Chrome's DevTools) to DIR. `--haproxy` (PostgreSQL) also
+ * runs the same loads through haproxy (Debian's, with deploy/cluster's configuration) in front of
+ * one instance and then of two instances on the same database.
  */
-import type { ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Store } from '@hearth/engine'
 import { monotonicFactory } from 'ulidx'
@@ -59,13 +64,15 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '10' },
       writers: { type: 'string', default: '32' },
       profile: { type: 'string' },
+      haproxy: { type: 'boolean', default: false },
     },
   })
   const stores = (values.store === 'both' ? ['postgres', 'pglite'] : [values.store]) as StoreName[]
   const seconds = Number(values.seconds)
   const writers = Number(values.writers)
   const lines: string[][] = []
-  for (const name of stores) lines.push(...(await benchStore(name, seconds, writers, values.profile)))
+  for (const name of stores)
+    lines.push(...(await benchStore(name, seconds, writers, values.profile, values.haproxy)))
   const header = [
     'store',
     'load',
@@ -109,10 +116,12 @@ async function benchStore(
   seconds: number,
   writers: number,
   profileDir?: string,
+  haproxy = false,
 ): Promise<string[][]> {
   // Seeded here, then closed and handed to the server.
   const { store, serverEnv, drop } = await openScratchStore(name, 'throughput', { durable: false })
   let server: ChildProcess | null = null
+  let second: ChildProcess | null = null
   try {
     const owners = await seedOwners(store, writers)
     await store.close()
@@ -145,6 +154,45 @@ async function benchStore(
     const one = await load(pid, agent, base, writers, seconds, (writer) => tagOf(owners.one[writer]!)())
     agent.destroy()
 
+    // The same loads through haproxy, in front of one instance and then of two (PostgreSQL only:
+    // an embedded store's data folder is one process's). The issue's targets are for one instance
+    // reached directly, so these rows carry none.
+    const balanced: [string, Load, { perSecond: number; p99Ms: number }?][] = []
+    if (haproxy && name === 'postgres') {
+      const other = await startServer(serverEnv, undefined, 'ignore')
+      second = other.child
+      for (const instances of [[started], [started, other]]) {
+        const pids = instances.map((i) => i.child.pid!)
+        const front = await behindHaproxy(instances.map((i) => new URL(i.url)))
+        try {
+          const via = new Agent({ keepAlive: true, maxSockets: writers })
+          const label = `${instances.length} instance${instances.length === 1 ? '' : 's'} behind haproxy`
+          balanced.push(
+            [
+              `${label}, ceiling (401)`,
+              await load(pids, via, front.url, writers, seconds, () => ({
+                method: 'GET',
+                path: '/households/current',
+                headers: {},
+                expect: 401,
+              })),
+            ],
+            [
+              `${label}, POST tags over ${HOUSEHOLDS} households`,
+              await load(pids, via, front.url, writers, seconds, (w) => tagOf(owners.spread[w]!)()),
+            ],
+            [
+              `${label}, POST tags in one household`,
+              await load(pids, via, front.url, writers, seconds, (w) => tagOf(owners.one[w]!)()),
+            ],
+          )
+          via.destroy()
+        } finally {
+          await front.stop()
+        }
+      }
+    }
+
     const row = (label: string, l: Load, target?: { perSecond: number; p99Ms: number }) => [
       name,
       label,
@@ -164,11 +212,67 @@ async function benchStore(
       row('ceiling: GET without a key (401)', ceiling),
       row(`POST tags over ${HOUSEHOLDS} households`, spread, TARGETS.spread),
       row('POST tags in one household', one, TARGETS.one),
+      ...balanced.map(([label, l, target]) => row(label, l, target)),
     ]
   } finally {
+    if (second) await stopServer(second)
     if (server) await stopServer(server)
     await drop()
   }
+}
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number }
+      probe.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * haproxy in the foreground in front of `instances`, with the configuration deploy/cluster/cluster.sh
+ * writes for the cluster (health checks on /readyz, least connections), once its front answers.
+ */
+async function behindHaproxy(instances: URL[]): Promise<{ url: URL; stop: () => Promise<void> }> {
+  const port = await freePort()
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-bench-haproxy-'))
+  const script = new URL('../../deploy/cluster/cluster.sh', import.meta.url).pathname
+  const config = execFileSync(
+    'bash',
+    [script, 'haproxy-config', String(port), ...instances.map((u) => u.port)],
+    {
+      encoding: 'utf8',
+    },
+  )
+  writeFileSync(join(dir, 'haproxy.cfg'), config)
+  const child = spawn('haproxy', ['-f', join(dir, 'haproxy.cfg')], { stdio: ['ignore', 'ignore', 'inherit'] })
+  const url = new URL(`http://127.0.0.1:${port}`)
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    }
+    rmSync(dir, { recursive: true, force: true })
+  }
+  // Ready once every instance has passed its first health check and the front answers.
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(new URL('/healthz', url)).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (ok) {
+      await new Promise((r) => setTimeout(r, 1500))
+      return { url, stop }
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  await stop()
+  throw new Error(`haproxy on port ${port} did not answer /healthz in 10 s`)
 }
 
 interface Call {
@@ -181,7 +285,7 @@ interface Call {
 
 /** `writers` loops, each sending its next call once the last one answered, for `seconds`. */
 async function load(
-  pid: number,
+  pids: number | number[],
   agent: Agent,
   base: URL,
   writers: number,
@@ -190,10 +294,11 @@ async function load(
 ): Promise<Load> {
   // A short warm-up, unmeasured, so the server's plans and connections are in place.
   await run(agent, base, writers, 1, callOf)
-  const cpuBefore = cpuMsOf(pid)
+  const cpu = () => [pids].flat().reduce((sum, pid) => sum + cpuMsOf(pid), 0)
+  const cpuBefore = cpu()
   const measured = await run(agent, base, writers, seconds, callOf)
   const answered = measured.perSecond * seconds
-  return { ...measured, serverCpuMs: (cpuMsOf(pid) - cpuBefore) / Math.max(1, answered) }
+  return { ...measured, serverCpuMs: (cpu() - cpuBefore) / Math.max(1, answered) }
 }
 
 async function run(

@@ -52,7 +52,8 @@ const { values: args } = parseArgs({
     screens: { type: 'string', default: '5' },
     /**
      * `screens`: only the screens and the register's scrolling (one device of each household);
-     * `scroll`: only the register's scrolling.
+     * `scroll`: only the register's scrolling; `interactions`: only assign and add a row (issue
+     * 44), one device of each household.
      */
     only: { type: 'string', default: 'all' },
     /** Prints where the page spent its CPU time (Chrome's sampling profiler) in each measure. */
@@ -68,8 +69,8 @@ const RUNS = {
   screens: Number(args.screens),
 }
 const TARGETS = { loadMs: 1000, switchMs: 50, editMs: 100, interactionMs: 50, screenMs: 200, fps: 60 }
-if (!['all', 'screens', 'scroll'].includes(args.only))
-  throw new Error('--only must be all, screens or scroll')
+if (!['all', 'screens', 'scroll', 'interactions'].includes(args.only))
+  throw new Error('--only must be all, screens, scroll or interactions')
 /** The seed's own "now" is 2026-11-22; the budget month the app opens is this month. */
 const MONTH = new Date().toISOString().slice(0, 7)
 
@@ -155,20 +156,23 @@ async function benchStore(name: StoreName): Promise<Line[]> {
     )
 
     // Issue 41: every screen after navigation, and the register's scrolling.
-    const lines: Line[] =
-      args.only === 'scroll'
-        ? []
-        : await screenRenders(name, a!.page, e.page, [seeded.accountIds[0]!, empty.seeded.accountIds[0]!])
-    scrolls.push(...(await registerScroll(name, a!.page, seeded.accountIds[0]!)))
-    if (args.only !== 'all') return lines
-    lines.push({
-      store: name,
-      measure: `first sign-in to a usable budget, ${SIZE} rows (devices A and B)`,
-      timing: summarize([a!.budgetMs, b!.budgetMs]),
-      baseline: 'the same on an empty household',
-      base: summarize([e.budgetMs]),
-      targetMs: SIZE <= 2_000 ? 2_000 : 5_000,
-    })
+    const lines: Line[] = []
+    if (args.only === 'all' || args.only === 'screens')
+      lines.push(
+        ...(await screenRenders(name, a!.page, e.page, [seeded.accountIds[0]!, empty.seeded.accountIds[0]!])),
+      )
+    if (args.only !== 'interactions')
+      scrolls.push(...(await registerScroll(name, a!.page, seeded.accountIds[0]!)))
+    if (args.only !== 'all' && args.only !== 'interactions') return lines
+    if (args.only === 'all')
+      lines.push({
+        store: name,
+        measure: `first sign-in to a usable budget, ${SIZE} rows (devices A and B)`,
+        timing: summarize([a!.budgetMs, b!.budgetMs]),
+        baseline: 'the same on an empty household',
+        base: summarize([e.budgetMs]),
+        targetMs: SIZE <= 2_000 ? 2_000 : 5_000,
+      })
     lines.push(
       await interaction(name, 'assign on the budget', a!.page, e.page, assignOnce, TARGETS.interactionMs),
     )
@@ -188,7 +192,9 @@ async function benchStore(name: StoreName): Promise<Line[]> {
     if (args.profile) {
       await addRowParts(a!.page, seeded.accountIds[0]!)
       await profiled(a!.page, 'add a row', () => addRowOnce(a!.page, seeded.accountIds[0]!))
+      await indexedDbDuringAdds(a!.page, seeded.accountIds[0]!)
     }
+    if (args.only !== 'all') return lines
     lines.push(...(await warmLoad(name, a!.page, () => rest(`/budgets/${MONTH}`))))
     lines.push(await accountSwitch(name, a!.page, seeded.accountIds, rest))
     lines.push(await editSeen(name, a!.page, b!.page, seeded.accountIds[0]!, rest))
@@ -374,10 +380,110 @@ async function addRowOnce(page: Page, _accountId: string): Promise<number> {
         })
         observer.observe(document.body, { childList: true, subtree: true, characterData: true })
         const start = performance.now()
+        performance.mark('bench: add clicked')
         button.click()
       }),
     payee,
   )
+}
+
+/**
+ * With `--profile`: every IndexedDB transaction of the page around an added row (from 100 ms
+ * before the click to 300 ms after the row is shown), for the last three of five adds made 150 ms
+ * apart: which database, its mode and durability, the puts and their bytes, and when it began and
+ * completed relative to the click. It says what an add's durable queue record waits behind.
+ */
+async function indexedDbDuringAdds(page: Page, accountId: string): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __idbLog?: unknown[] }
+    if (w.__idbLog) return
+    const log: {
+      db: string
+      stores: string
+      durability: string
+      start: number
+      end: number
+      puts: number
+      bytes: number
+    }[] = []
+    w.__idbLog = log
+    const open = new Map<IDBTransaction, (typeof log)[number]>()
+    const transaction = IDBDatabase.prototype.transaction
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...a: Parameters<typeof transaction>) {
+      const tx = transaction.apply(this, a)
+      if (tx.mode === 'readonly') return tx
+      const entry = {
+        db: this.name,
+        stores: [...tx.objectStoreNames].join('+'),
+        durability: (tx as IDBTransaction & { durability?: string }).durability ?? '?',
+        start: performance.now(),
+        end: Number.NaN,
+        puts: 0,
+        bytes: 0,
+      }
+      open.set(tx, entry)
+      const done = () => {
+        entry.end = performance.now()
+        open.delete(tx)
+        log.push(entry)
+      }
+      tx.addEventListener('complete', done)
+      tx.addEventListener('abort', done)
+      return tx
+    } as typeof transaction
+    for (const method of ['put', 'add'] as const) {
+      const original = IDBObjectStore.prototype[method]
+      IDBObjectStore.prototype[method] = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+        const entry = open.get(this.transaction)
+        if (entry) {
+          entry.puts++
+          const data = (value as { data?: Uint8Array } | null)?.data
+          entry.bytes += data instanceof Uint8Array ? data.byteLength : JSON.stringify(value ?? null).length
+        }
+        return original.call(this, value, key)
+      }
+    }
+  })
+  const clicks: number[] = []
+  for (let i = 0; i < 5; i++) {
+    const ms = await addRowOnce(page, accountId)
+    clicks.push(ms)
+    await new Promise((r) => setTimeout(r, 150))
+  }
+  await new Promise((r) => setTimeout(r, 400))
+  const report = await page.evaluate((durations) => {
+    const w = window as unknown as {
+      __idbLog: {
+        db: string
+        stores: string
+        durability: string
+        start: number
+        end: number
+        puts: number
+        bytes: number
+      }[]
+    }
+    const marks = performance.getEntriesByName('bench: add clicked').slice(-durations.length)
+    return marks.slice(-3).map((mark, i) => {
+      const at = mark.startTime
+      const shown = durations[durations.length - 3 + i]!
+      return {
+        shown,
+        txs: w.__idbLog
+          .filter((t) => t.end >= at - 100 && t.start <= at + shown + 300)
+          .sort((x, y) => x.start - y.start)
+          .map((t) => ({ ...t, start: t.start - at, end: t.end - at })),
+      }
+    })
+  }, clicks)
+  console.log('IndexedDB writes around an added row (ms from the click):')
+  for (const [i, add] of report.entries()) {
+    console.log(`  add ${i + 1}: shown at ${add.shown.toFixed(1)} ms`)
+    for (const t of add.txs)
+      console.log(
+        `    ${t.start.toFixed(1).padStart(7)} → ${t.end.toFixed(1).padStart(7)}  ${t.db} (${t.stores}) ${t.durability}: ${t.puts} puts, ${(t.bytes / 1024).toFixed(1)} kB`,
+      )
+  }
 }
 
 /** Signs in as a new device would (the sign-in screen), and waits for the first sync to end. */
