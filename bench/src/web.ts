@@ -189,6 +189,18 @@ async function benchStore(name: StoreName): Promise<Line[]> {
         (page) => addRowOnce(page, empty.seeded.accountIds[0]!),
       ),
     )
+    lines.push(
+      await interaction(
+        name,
+        'edit an amount in the register',
+        a!.page,
+        e.page,
+        editAmountOnce,
+        TARGETS.interactionMs,
+        (page) => openRegister(page, seeded.accountIds[0]!),
+        (page) => openRegister(page, empty.seeded.accountIds[0]!),
+      ),
+    )
     if (args.profile) {
       await addRowParts(a!.page, seeded.accountIds[0]!)
       await profiled(a!.page, 'add a row', () => addRowOnce(a!.page, seeded.accountIds[0]!))
@@ -384,6 +396,51 @@ async function addRowOnce(page: Page, _accountId: string): Promise<number> {
         button.click()
       }),
     payee,
+  )
+}
+
+/**
+ * Edits the amount of the register's first row: the editor is opened and the new outflow typed
+ * before the timed Save (as between a person's keystrokes), then timed until the row shows the
+ * new amount with the editor closed.
+ */
+async function editAmountOnce(page: Page): Promise<number> {
+  await page.locator('tr.txn-row button.row-open').first().click()
+  const form = page.locator('form[aria-label="Edit transaction"]')
+  await form.waitFor()
+  // Under 1,000, so the amount shows without a thousands separator.
+  const amount = (1 + Math.floor(Math.random() * 99_800) / 100).toFixed(2)
+  await form.locator('input[name="inflow"]').fill('')
+  await form.locator('input[name="outflow"]').fill(amount)
+  return page.evaluate(
+    (amount) =>
+      new Promise<number>((resolve, reject) => {
+        const editor = document.querySelector<HTMLElement>('tr.editor-row')
+        const button = editor?.querySelector<HTMLButtonElement>('button[type="submit"]')
+        if (!editor || !button) return reject(new Error('no transaction editor on the page'))
+        const id = editor.dataset.id!
+        const shown = () =>
+          !document.querySelector('tr.editor-row') &&
+          (document.querySelector(`tr.txn-row[data-id="${id}"]`)?.getAttribute('aria-label') ?? '').includes(
+            amount,
+          )
+        const giveUp = setTimeout(() => reject(new Error('the edited amount was not shown in 60 s')), 60_000)
+        const observer = new MutationObserver(() => {
+          if (!shown()) return
+          observer.disconnect()
+          clearTimeout(giveUp)
+          requestAnimationFrame(() => resolve(performance.now() - start))
+        })
+        observer.observe(document.body, {
+          childList: true,
+          subtree: true,
+          attributes: true,
+          characterData: true,
+        })
+        const start = performance.now()
+        button.click()
+      }),
+    amount,
   )
 }
 
