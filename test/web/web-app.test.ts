@@ -496,7 +496,19 @@ describe.skipIf(!hasBrowser)('the household web app in Chromium', () => {
       const editor = page.getByRole('form', { name: 'Edit transaction' })
       await editor.getByLabel('Memo').fill(to)
       await editor.getByLabel('Memo').press('Enter')
-      await page.locator('tr.txn-row', { hasText: to }).waitFor()
+      await page
+        .locator('tr.txn-row', { hasText: to })
+        .waitFor()
+        .catch(async (error) => {
+          // Whether the replica holds the edit the screen does not show (a live query that missed
+          // it) or never made it: what a failure here must tell.
+          const held = await page.evaluate(async (to) => {
+            const h = (globalThis as unknown as { hearth: any }).hearth
+            const { items } = await h.query.transactions.list({ search: to })
+            return { rows: items.length, pending: h.sync.status.pending }
+          }, to)
+          throw new Error(`${(error as Error).message}; the replica: ${JSON.stringify(held)}`)
+        })
     }
     step('editing offline')
     await editMemo('weekly shop', 'weekly shop (A offline)')
