@@ -201,6 +201,22 @@ describe.skipIf(!chromiumPath())('the register, windowed', () => {
       await page.keyboard.press('Escape')
       await expect.poll(() => editor.count()).toBe(0)
       await expect.poll(async () => (await focused()).id).toBe(listed[beyond - 3]!.id)
+
+      // A payee renamed elsewhere: its rows, unchanged themselves (a row is rendered again only
+      // when its content or a name it shows changes), show the new name; the others keep theirs.
+      await page.evaluate(() => scrollTo(0, 0))
+      await expect.poll(async () => (await rendered(page)).some((r) => r.index === 2)).toBe(true)
+      const h = `/households/${owner.householdId}`
+      const payees: { items: { id: string; name: string }[] } = await expectOk(owner.api.get(`${h}/payees`))
+      const shop = payees.items.find((p) => p.name === 'Shop 0')!
+      await expectOk(owner.api.patch(`${h}/payees/${shop.id}`, { name: 'Corner Bakery' }))
+      const payeeCells = () => page.locator('tr.txn-row td.payee').allTextContents()
+      await expect
+        .poll(async () => (await payeeCells()).includes('Corner Bakery'), { timeout: 30_000 })
+        .toBe(true)
+      const shown = await payeeCells()
+      expect(shown).not.toContain('Shop 0')
+      expect(shown).toContain('Shop 1')
     } finally {
       await context.close()
     }

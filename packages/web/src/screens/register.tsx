@@ -133,8 +133,33 @@ function useRegisterPages(
     />
   ))
   const pages = cursors.map((cursor) => answers.get(keyOf(cursor)))
-  const loaded = useMemo(() => joinPages(pages, cursors), [...pages, cursors])
+  const same = useRef(new SameRows())
+  const loaded = useMemo(() => joinPages(pages, cursors, same.current), [...pages, cursors])
   return { watches, loaded }
+}
+
+/**
+ * Keeps a row's object while its content is the same: a page read again (a row added or changed
+ * on it) answers with new objects for all its rows, and the memoized `TransactionRow` renders
+ * again only those whose content changed.
+ */
+class SameRows {
+  private readonly byId = new Map<string, { json: string; row: Transaction }>()
+  private readonly pages = new WeakMap<readonly Transaction[], Transaction[]>()
+
+  of(items: readonly Transaction[]): Transaction[] {
+    let rows = this.pages.get(items)
+    if (rows) return rows
+    rows = items.map((row) => {
+      const json = JSON.stringify(row)
+      const before = this.byId.get(row.id)
+      if (before?.json === json) return before.row
+      this.byId.set(row.id, { json, row })
+      return row
+    })
+    this.pages.set(items, rows)
+    return rows
+  }
 }
 
 /** The pages' rows in order, up to the first page not read; a row a later page repeats (rows added
@@ -142,6 +167,7 @@ function useRegisterPages(
 function joinPages(
   pages: readonly (Watched<RegisterPage> | undefined)[],
   cursors: readonly (string | undefined)[],
+  same: SameRows,
 ): Loaded {
   const rows: Transaction[] = []
   const seen = new Set<string>()
@@ -149,7 +175,7 @@ function joinPages(
     const data = page?.data
     if (!data)
       return { rows, more: null, problem: readProblem([page ?? { data: undefined, error: undefined }], null) }
-    for (const t of data.items)
+    for (const t of same.of(data.items))
       if (!seen.has(t.id)) {
         seen.add(t.id)
         rows.push(t)
@@ -334,7 +360,7 @@ interface RowActions {
   move: (from: number, step: 1 | -1) => void
 }
 
-const TransactionRow = memo(function TransactionRow(props: {
+interface TransactionRowProps {
   hearth: Hearth
   transaction: Transaction
   lookups: Lookups
@@ -343,7 +369,39 @@ const TransactionRow = memo(function TransactionRow(props: {
   rowIndex: number
   tabbable: boolean
   actions: RowActions
-}) {
+}
+
+/**
+ * What a row shows of the lookups. The lookups are a new object whenever a payee, category, tag
+ * or account changes (every balance does, at every row added), so a row compares the names it
+ * shows rather than the lookups themselves.
+ */
+function namesShown(p: TransactionRowProps): string {
+  const t = p.transaction
+  const account = p.lookups.account.get(t.accountId)
+  return [
+    p.showAccount ? (account?.name ?? '') : '',
+    account?.currency ?? '',
+    t.payeeId ? (p.lookups.payeeName.get(t.payeeId) ?? '') : '',
+    t.categoryId ? (p.lookups.categoryName.get(t.categoryId) ?? '') : '',
+    t.suggestedCategoryId ? (p.lookups.categoryName.get(t.suggestedCategoryId) ?? '') : '',
+    ...t.tagIds.map((id) => p.lookups.tagName.get(id) ?? ''),
+  ].join('\u0000')
+}
+
+function sameRow(before: TransactionRowProps, after: TransactionRowProps): boolean {
+  return (
+    before.transaction === after.transaction &&
+    before.hearth === after.hearth &&
+    before.showAccount === after.showAccount &&
+    before.rowIndex === after.rowIndex &&
+    before.tabbable === after.tabbable &&
+    before.actions === after.actions &&
+    namesShown(before) === namesShown(after)
+  )
+}
+
+const TransactionRow = memo(function TransactionRow(props: TransactionRowProps) {
   const { transaction: t, lookups, actions } = props
   const open = () => actions.open(t.id)
   const currency = lookups.account.get(t.accountId)?.currency
@@ -435,7 +493,7 @@ const TransactionRow = memo(function TransactionRow(props: {
       </td>
     </tr>
   )
-})
+}, sameRow)
 
 interface Draft {
   accountId: string
