@@ -52,8 +52,8 @@ const { values: args } = parseArgs({
     screens: { type: 'string', default: '5' },
     /**
      * `screens`: only the screens and the register's scrolling (one device of each household);
-     * `scroll`: only the register's scrolling; `interactions`: only assign and add a row (issue
-     * 44), one device of each household.
+     * `scroll`: only the register's scrolling; `interactions`: only assign, add a row and edit an
+     * amount (issue 44), one device of each household.
      */
     only: { type: 'string', default: 'all' },
     /** Prints where the page spent its CPU time (Chrome's sampling profiler) in each measure. */
