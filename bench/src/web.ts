@@ -321,6 +321,31 @@ async function addRowParts(page: Page, accountId: string): Promise<void> {
     { name: 'categories.list (lookups)', op: 'categories.list', args: { include: 'deleted' } },
     { name: 'notifications.list (bell)', op: 'notifications.list', args: {} },
   ])
+  // How many live queries one add runs again, and the tables it changed (the change event's).
+  const reruns = await page.evaluate(
+    async ({ accountId, date }) => {
+      const h = (window as unknown as { hearth: any }).hearth
+      await new Promise((r) => setTimeout(r, 300))
+      let tables: string[] | null = null
+      const off = h.on('change', (e: { source: string; tables: string[] | null }) => {
+        if (e.source === 'local') tables = e.tables
+      })
+      const before = h.stats.liveQueryRuns
+      await h.mutate.transactions.create({
+        accountId,
+        date,
+        amountCents: '-1234',
+        payeeName: `Runs ${Math.random()}`,
+      })
+      await new Promise((r) => setTimeout(r, 100))
+      off()
+      return { runs: h.stats.liveQueryRuns - before, tables }
+    },
+    { accountId, date },
+  )
+  console.log(
+    `live queries run again after one add: ${reruns.runs}; tables it changed: ${(reruns.tables ?? ['(all)']).join(', ')}`,
+  )
 }
 
 /** One call timed by `timeInPage`: a query (or a mutation) of the page's Hearth by its name. */
