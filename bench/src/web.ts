@@ -321,31 +321,48 @@ async function addRowParts(page: Page, accountId: string): Promise<void> {
     { name: 'categories.list (lookups)', op: 'categories.list', args: { include: 'deleted' } },
     { name: 'notifications.list (bell)', op: 'notifications.list', args: {} },
   ])
-  // How many live queries one add runs again, and the tables it changed (the change event's).
+  // How many live queries one add runs again, the tables it changed (the change event's), and
+  // each rebase in the half second after it (the replica's measures: its way and length).
   const reruns = await page.evaluate(
     async ({ accountId, date }) => {
       const h = (window as unknown as { hearth: any }).hearth
       await new Promise((r) => setTimeout(r, 300))
       let tables: string[] | null = null
+      const rebases: string[] = []
       const off = h.on('change', (e: { source: string; tables: string[] | null }) => {
         if (e.source === 'local') tables = e.tables
+        else rebases.push(`(sync: ${(e.tables ?? ['all']).join(' ')})`)
       })
+      const observer = new PerformanceObserver((list) => {
+        for (const e of list.getEntries())
+          if (e.name.startsWith('hearth: rebase '))
+            rebases.push(`${e.name.slice('hearth: rebase '.length)} ${e.duration.toFixed(1)} ms`)
+      })
+      observer.observe({ type: 'measure' })
       const before = h.stats.liveQueryRuns
-      await h.mutate.transactions.create({
+      const made = await h.mutate.transactions.create({
         accountId,
         date,
         amountCents: '-1234',
         payeeName: `Runs ${Math.random()}`,
       })
       await new Promise((r) => setTimeout(r, 100))
+      const runs = h.stats.liveQueryRuns - before
+      await new Promise((r) => setTimeout(r, 400))
+      // And an edit of its amount, as the register's editor sends it.
+      rebases.push('| then an edit:')
+      await h.mutate.transactions.update({ id: made.id, amountCents: '-2345' })
+      await new Promise((r) => setTimeout(r, 500))
+      observer.disconnect()
       off()
-      return { runs: h.stats.liveQueryRuns - before, tables }
+      return { runs, tables, rebases }
     },
     { accountId, date },
   )
   console.log(
     `live queries run again after one add: ${reruns.runs}; tables it changed: ${(reruns.tables ?? ['(all)']).join(', ')}`,
   )
+  console.log(`rebases in the 500 ms after it: ${reruns.rebases.join('; ') || 'none'}`.replace('; |', ' |'))
 }
 
 /** One call timed by `timeInPage`: a query (or a mutation) of the page's Hearth by its name. */

@@ -168,6 +168,11 @@ export class Replica {
   private sessionRole: 'origin' | 'replica' | null = null
   /** The role the transaction under way set last, if any. */
   private roleSet: 'origin' | 'replica' | null = null
+  /**
+   * How the last rebase went: nothing to do, the echo of this device's own mutations, the server's
+   * rows applied with nothing pending, or applied under pending mutations undone and replayed.
+   */
+  private rebaseWay: 'untouched' | 'echo' | 'apply' | 'replay' = 'apply'
   /** The highest id a restart may not issue again: reserved durably in the queue. */
   private reservedThrough = 0
   private queueRecords = 0
@@ -353,6 +358,7 @@ export class Replica {
           `A delta from version ${incoming.fromVersion} to ${incoming.version} does not continue this replica's version ${at}.`,
         )
       }
+      const started = performance.now()
       const lmid = Math.max(this.identity.lmid, incoming.lmid)
       // A small delta lands in origin mode (see `asServerRowsInOrigin`); should that fail (a
       // foreign key the delta's order or a row this device does not hold trips), the whole
@@ -384,6 +390,8 @@ export class Replica {
       this.pendingCount = outcome.pending
       if (this.nextId <= lmid) this.nextId = lmid + 1
       await this.compactQueue(outcome.pending)
+      // Which way the rebase went, and how long it held the replica (a bench or profiler reads it).
+      if (incoming.kind === 'delta') timePhases('rebase', started, [[this.rebaseWay, performance.now()]])
       return outcome
     })
   }
@@ -430,6 +438,7 @@ export class Replica {
       incoming.kind === 'delta' &&
       incoming.changes.length === 0 &&
       !pending.some((p) => p.mutation_id <= lmid)
+    this.rebaseWay = untouched ? 'untouched' : pending.length > 0 ? 'replay' : 'apply'
     if (untouched) {
       // Nothing arrived and nothing was confirmed: the pending mutations stay applied as they are.
       await advanceTo(tx, householdId, incoming.version, lmid, pending.length === 0)
@@ -446,6 +455,7 @@ export class Replica {
       // mutations, so they stay applied as they are, without an undo and a replay. (The usual
       // echo: a device's own mutation coming back.) Nothing reads these writes' answers: they
       // go with the commit, in one call into PGlite.
+      this.rebaseWay = 'echo'
       await keepHistory(tx, lmid)
       await executeDeferred(tx, db.deleteFrom('device_undo').where('mutation_id', '<=', lmid))
       await executeDeferred(tx, db.deleteFrom('device_pending').where('mutation_id', '<=', lmid))
