@@ -133,16 +133,6 @@ async function benchStore(
       profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     )
     server = started.child
-    const agent = new Agent({ keepAlive: true, maxSockets: writers })
-    const base = new URL(started.url)
-
-    const pid = server.pid!
-    const ceiling = await load(pid, agent, base, writers, seconds, () => ({
-      method: 'GET',
-      path: '/households/current',
-      headers: {},
-      expect: 401,
-    }))
     const tagOf = (owner: Owner) => () => ({
       method: 'POST',
       path: `/households/${owner.householdId}/tags`,
@@ -150,43 +140,41 @@ async function benchStore(
       body: JSON.stringify({ name: `tag ${id()}` }),
       expect: 201,
     })
-    const spread = await load(pid, agent, base, writers, seconds, (writer) => tagOf(owners.spread[writer]!)())
-    const one = await load(pid, agent, base, writers, seconds, (writer) => tagOf(owners.one[writer]!)())
-    agent.destroy()
+    /** The three loads on `base`, served by the processes `pids`: the ceiling, then the writes. */
+    const loads = async (pids: number[], base: URL) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: writers })
+      try {
+        return {
+          ceiling: await load(pids, agent, base, writers, seconds, () => REFUSED),
+          spread: await load(pids, agent, base, writers, seconds, (w) => tagOf(owners.spread[w]!)()),
+          one: await load(pids, agent, base, writers, seconds, (w) => tagOf(owners.one[w]!)()),
+        }
+      } finally {
+        agent.destroy()
+      }
+    }
+    const { ceiling, spread, one } = await loads([server.pid!], new URL(started.url))
 
     // The same loads through haproxy, in front of one instance and then of two (PostgreSQL only:
     // an embedded store's data folder is one process's). The issue's targets are for one instance
     // reached directly, so these rows carry none.
-    const balanced: [string, Load, { perSecond: number; p99Ms: number }?][] = []
+    const balanced: [string, Load][] = []
     if (haproxy && name === 'postgres') {
       const other = await startServer(serverEnv, undefined, 'ignore')
       second = other.child
       for (const instances of [[started], [started, other]]) {
-        const pids = instances.map((i) => i.child.pid!)
         const front = await behindHaproxy(instances.map((i) => new URL(i.url)))
         try {
-          const via = new Agent({ keepAlive: true, maxSockets: writers })
+          const via = await loads(
+            instances.map((i) => i.child.pid!),
+            front.url,
+          )
           const label = `${instances.length} instance${instances.length === 1 ? '' : 's'} behind haproxy`
           balanced.push(
-            [
-              `${label}, ceiling (401)`,
-              await load(pids, via, front.url, writers, seconds, () => ({
-                method: 'GET',
-                path: '/households/current',
-                headers: {},
-                expect: 401,
-              })),
-            ],
-            [
-              `${label}, POST tags over ${HOUSEHOLDS} households`,
-              await load(pids, via, front.url, writers, seconds, (w) => tagOf(owners.spread[w]!)()),
-            ],
-            [
-              `${label}, POST tags in one household`,
-              await load(pids, via, front.url, writers, seconds, (w) => tagOf(owners.one[w]!)()),
-            ],
+            [`${label}, ceiling (401)`, via.ceiling],
+            [`${label}, POST tags over ${HOUSEHOLDS} households`, via.spread],
+            [`${label}, POST tags in one household`, via.one],
           )
-          via.destroy()
         } finally {
           await front.stop()
         }
@@ -212,7 +200,7 @@ async function benchStore(
       row('ceiling: GET without a key (401)', ceiling),
       row(`POST tags over ${HOUSEHOLDS} households`, spread, TARGETS.spread),
       row('POST tags in one household', one, TARGETS.one),
-      ...balanced.map(([label, l, target]) => row(label, l, target)),
+      ...balanced.map(([label, l]) => row(label, l)),
     ]
   } finally {
     if (second) await stopServer(second)
@@ -283,9 +271,12 @@ interface Call {
   expect: number
 }
 
+/** The ceiling's call: a route that answers without the store, a request with no key (401). */
+const REFUSED: Call = { method: 'GET', path: '/households/current', headers: {}, expect: 401 }
+
 /** `writers` loops, each sending its next call once the last one answered, for `seconds`. */
 async function load(
-  pids: number | number[],
+  pids: readonly number[],
   agent: Agent,
   base: URL,
   writers: number,
@@ -294,7 +285,7 @@ async function load(
 ): Promise<Load> {
   // A short warm-up, unmeasured, so the server's plans and connections are in place.
   await run(agent, base, writers, 1, callOf)
-  const cpu = () => [pids].flat().reduce((sum, pid) => sum + cpuMsOf(pid), 0)
+  const cpu = () => pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0)
   const cpuBefore = cpu()
   const measured = await run(agent, base, writers, seconds, callOf)
   const answered = measured.perSecond * seconds

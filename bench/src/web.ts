@@ -486,6 +486,17 @@ async function editAmountOnce(page: Page): Promise<number> {
   )
 }
 
+/** One IndexedDB write transaction of the page, as `indexedDbDuringAdds` logs it. */
+interface IdbWrite {
+  db: string
+  stores: string
+  durability: string
+  start: number
+  end: number
+  puts: number
+  bytes: number
+}
+
 /**
  * With `--profile`: every IndexedDB transaction of the page around an added row (from 100 ms
  * before the click to 300 ms after the row is shown), for the last three of five adds made 150 ms
@@ -496,17 +507,9 @@ async function indexedDbDuringAdds(page: Page, accountId: string): Promise<void>
   await page.evaluate(() => {
     const w = window as unknown as { __idbLog?: unknown[] }
     if (w.__idbLog) return
-    const log: {
-      db: string
-      stores: string
-      durability: string
-      start: number
-      end: number
-      puts: number
-      bytes: number
-    }[] = []
+    const log: IdbWrite[] = []
     w.__idbLog = log
-    const open = new Map<IDBTransaction, (typeof log)[number]>()
+    const open = new Map<IDBTransaction, IdbWrite>()
     const transaction = IDBDatabase.prototype.transaction
     IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...a: Parameters<typeof transaction>) {
       const tx = transaction.apply(this, a)
@@ -551,17 +554,7 @@ async function indexedDbDuringAdds(page: Page, accountId: string): Promise<void>
   }
   await new Promise((r) => setTimeout(r, 400))
   const report = await page.evaluate((durations) => {
-    const w = window as unknown as {
-      __idbLog: {
-        db: string
-        stores: string
-        durability: string
-        start: number
-        end: number
-        puts: number
-        bytes: number
-      }[]
-    }
+    const w = window as unknown as { __idbLog: IdbWrite[] }
     const marks = performance.getEntriesByName('bench: add clicked').slice(-durations.length)
     return marks.slice(-3).map((mark, i) => {
       const at = mark.startTime
