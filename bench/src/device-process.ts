@@ -2,9 +2,13 @@ import { spawn } from 'node:child_process'
 
 const deviceMain = new URL('./sync-device.ts', import.meta.url).pathname
 
-/** Starts `sync-device.ts`; `send` writes one command and resolves with its one-line answer. */
-export async function deviceProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', deviceMain], {
+/**
+ * Starts `sync-device.ts` (or another script speaking its protocol: a first line when ready, then
+ * one JSON line answered per JSON line sent); `send` writes one command and resolves with its
+ * one-line answer.
+ */
+export async function deviceProcess(env: Record<string, string>, script = deviceMain) {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   })

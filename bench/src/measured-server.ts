@@ -2,18 +2,22 @@
  * The server as `npm start` runs it (`server/src/main.ts`), for `bench:sockets`: on a `memory`
  * line on stdin it collects garbage (node must run with `--expose-gc`) and prints
  * `memory {"rss":…,"heapUsed":…,"external":…,"arrayBuffers":…}` in bytes, so the bench reads the
- * process's memory after a full collection rather than whenever the collector last ran. The
- * server itself has no such switch: this lives in the bench only.
+ * process's memory after a full collection rather than whenever the collector last ran. On a
+ * `pauses` line it prints `pauses {…}`: its collections and event-loop delay since the previous
+ * one (`pauses.ts`). The server itself has no such switch: this lives in the bench only.
  */
 import { createInterface } from 'node:readline'
 import { loadConfig, startServer } from '@hearth/server'
+import { watchPauses } from './pauses.ts'
 
 const collect = (globalThis as { gc?: () => void }).gc
 if (!collect) throw new Error('measured-server.ts needs node --expose-gc')
 
 const server = await startServer(loadConfig())
+const pauses = watchPauses()
 process.stdout.write(`listening on ${server.url}\n`)
 createInterface({ input: process.stdin }).on('line', (line) => {
+  if (line.trim() === 'pauses') return void process.stdout.write(`pauses ${JSON.stringify(pauses())}\n`)
   if (line.trim() !== 'memory') return
   // Twice: the first pass may only queue finalizers (weak maps, closed sockets' handles).
   collect()

@@ -5,9 +5,10 @@
  *
  * The server runs in a process of its own (`measured-server.ts`, `npm start`'s server with a way
  * to ask for its memory after a full collection), on the embedded store by default or on a scratch
- * PostgreSQL database. This process opens `sockets` raw `/sync` WebSockets, each a device that says
- * hello with a real key to one of its households and then stays idle (answering the server's pings,
- * as `ws` does). Raw sockets rather than SDK replicas: 10,000 replicas do not fit on this machine,
+ * PostgreSQL database. A third process (`idle-sockets.ts`) opens `sockets` raw `/sync` WebSockets,
+ * each a device that says hello with a real key to one of its households and then stays idle
+ * (answering the server's pings, as `ws` does); the reader measuring REST runs here, apart from
+ * them, so their pongs and their heap's collections are not in its figures. Raw sockets rather than SDK replicas: 10,000 replicas do not fit on this machine,
  * and the server sees the same socket either way. Households hold `per-household` devices each,
  * and a key of the household's owner serves at most 16 of them (the default per-key cap), so only
  * the per-address caps need raising (one address opens them all); the bench says which it set.
@@ -18,7 +19,9 @@
  * before the sockets open, while they are open, and after they closed; the verdict compares the
  * p99 while open with the lower of the two others, as the machine's load moves within a run.
  * 35 s, so the window while they are open takes in the server's heartbeat (a ping to every socket
- * every 30 s), the one thing idle sockets make the server do.
+ * every 30 s), the one thing idle sockets make the server do. Beside each window: the server's and
+ * the reader's collections and event-loop delay over it (`pauses.ts`), to say whose thread a slow
+ * read waited on.
  */
 import type { ChildProcess } from 'node:child_process'
 import { execSync } from 'node:child_process'
@@ -26,9 +29,11 @@ import { parseArgs } from 'node:util'
 import { operations, runMutation, type Store } from '@hearth/engine'
 import { DEFAULT_SYNC_SOCKET_LIMITS } from '@hearth/server'
 import { monotonicFactory } from 'ulidx'
-import WebSocket from 'ws'
 import { type BenchOwner, newBenchKey, newBenchOwner } from './bench-owner.ts'
 import { openScratchStore, type StoreName } from './bench-store.ts'
+import { deviceProcess } from './device-process.ts'
+import type { Seat } from './idle-sockets.ts'
+import { describePauses, type Pauses, watchPauses } from './pauses.ts'
 import { startServer, stopServer } from './server-process.ts'
 import { type ReadFigures, summarizeReads } from './stats.ts'
 
@@ -52,12 +57,6 @@ interface Memory {
   heapUsed: number
   external: number
   arrayBuffers: number
-}
-
-/** A device's key and household, to say hello with. */
-interface Seat {
-  token: string
-  householdId: string
 }
 
 async function main(): Promise<void> {
@@ -112,7 +111,7 @@ async function benchStore(
   // Seeded here, then closed and handed to the server.
   const { store, serverEnv, drop } = await openScratchStore(name, 'sockets', { durable: false })
   let server: ChildProcess | null = null
-  const open: WebSocket[] = []
+  const devices = await deviceProcess({}, new URL('./idle-sockets.ts', import.meta.url).pathname)
   try {
     const households = Math.ceil((sockets + WARM_UP_SOCKETS) / perHousehold)
     log(name, `seeding ${households} households and the reader's`)
@@ -141,50 +140,64 @@ async function benchStore(
     )
     server = started.child
     const url = started.url
-    const memory = memoryProbe(server)
+    const memory = async () => JSON.parse(await ask(server!, 'memory')) as Memory
+    const readerPauses = watchPauses()
+    /** Reads for `seconds` with the server's and this process's pauses over the same window. */
+    const window = async (secondsOf: number): Promise<Window> => {
+      await ask(server!, 'pauses')
+      readerPauses()
+      const reads = await readRuns(url, reader.token, secondsOf)
+      const serverPauses = JSON.parse(await ask(server!, 'pauses')) as Pauses
+      return { reads, server: serverPauses, reader: readerPauses() }
+    }
+    const open = (from: number, to: number) =>
+      devices.send<Opened>({ open: { url, seats: seats.slice(from, to), batch: BATCH } }).then(answered)
+    const close = () => devices.send<Closed>({ close: true }).then(answered)
 
     // Warm up: REST reads, and devices that join and leave, so the first reading already holds
     // what any socket builds once (compiled code, schemas, the store's caches).
     await readRuns(url, reader.token, READ_WARM_UP_SECONDS)
-    const warm = await openSockets(url, seats.slice(0, WARM_UP_SOCKETS))
-    await closeSockets(warm)
-    const before = await readRuns(url, reader.token, seconds)
+    await open(0, WARM_UP_SOCKETS)
+    await close()
+    const before = await window(seconds)
     const empty = await memory()
     log(
       name,
-      `no sockets: ${describe(empty)}; REST p50 ${before.p50.toFixed(2)} ms, p99 ${before.p99.toFixed(2)} ms`,
+      `no sockets: ${describe(empty)}; REST p50 ${before.reads.p50.toFixed(2)} ms, p99 ${before.reads.p99.toFixed(2)} ms`,
     )
 
-    helloRetries = 0
-    const o0 = performance.now()
-    open.push(...(await openSockets(url, seats.slice(WARM_UP_SOCKETS, WARM_UP_SOCKETS + sockets))))
-    const openMs = performance.now() - o0
-    const retries = helloRetries
-    log(name, `${open.length} sockets joined in ${(openMs / 1000).toFixed(1)} s`)
+    const opened = await open(WARM_UP_SOCKETS, WARM_UP_SOCKETS + sockets)
+    log(name, `${opened.opened} sockets joined in ${(opened.ms / 1000).toFixed(1)} s`)
     // Let the hellos' work settle before reading memory.
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const full = await memory()
-    log(name, `${open.length} sockets: ${describe(full)}`)
-    const during = await readRuns(url, reader.token, seconds)
-    log(name, `REST with sockets open: p50 ${during.p50.toFixed(2)} ms, p99 ${during.p99.toFixed(2)} ms`)
-    const stillOpen = open.filter((ws) => ws.readyState === WebSocket.OPEN).length
-    await closeSockets(open.splice(0))
-    const after = await readRuns(url, reader.token, seconds)
+    log(name, `${opened.opened} sockets: ${describe(full)}`)
+    const during = await window(seconds)
+    log(
+      name,
+      `REST with sockets open: p50 ${during.reads.p50.toFixed(2)} ms, p99 ${during.reads.p99.toFixed(2)} ms`,
+    )
+    const { stillOpen } = await close()
+    const after = await window(seconds)
 
     const perSocket = (key: keyof Memory) => (full[key] - empty[key]) / sockets
     const rssPer = perSocket('rss')
     const heapPer = perSocket('heapUsed') + perSocket('external')
     // Against the quieter of the two baselines: the machine's load moves within a run.
-    const ratio = during.p99 / Math.min(before.p99, after.p99)
+    const ratio = during.reads.p99 / Math.min(before.reads.p99, after.reads.p99)
     const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`
-    const reading = (r: ReadFigures) =>
+    const reading = ({ reads: r }: Window) =>
       `${r.reads} reads, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`
+    const pausesOf = (label: string, w: Window): string[][] => [
+      [name, `  ${label}: the server's pauses`, describePauses(w.server), ''],
+      [name, `  ${label}: the reader's pauses`, describePauses(w.reader), ''],
+    ]
     return [
       [name, `sockets joined (hello answered), still open after the reads`, `${sockets}, ${stillOpen}`, ''],
       [
         name,
         `time to open them in batches of ${BATCH}; hellos past the 5 s deadline, sent again`,
-        `${(openMs / 1000).toFixed(1)} s; ${retries}`,
+        `${(opened.ms / 1000).toFixed(1)} s; ${opened.retries}`,
         '',
       ],
       [name, 'server RSS, no sockets -> all open', `${mb(empty.rss)} -> ${mb(full.rss)}`, ''],
@@ -201,17 +214,20 @@ async function benchStore(
         `${heapPer <= TARGETS.bytesPerSocket ? 'met' : 'MISSED'} (<= 50 kB)`,
       ],
       [name, `REST GET accounts, no sockets (before)`, reading(before), ''],
+      ...pausesOf('before', before),
       [name, `REST GET accounts, ${sockets} sockets open`, reading(during), ''],
+      ...pausesOf('open', during),
       [name, 'REST GET accounts, no sockets (after closing)', reading(after), ''],
+      ...pausesOf('after', after),
       [
         name,
         'REST p99 with sockets / the lower of before and after',
-        `${ratio.toFixed(2)}x (/ before ${(during.p99 / before.p99).toFixed(2)}x, / after ${(during.p99 / after.p99).toFixed(2)}x)`,
+        `${ratio.toFixed(2)}x (/ before ${(during.reads.p99 / before.reads.p99).toFixed(2)}x, / after ${(during.reads.p99 / after.reads.p99).toFixed(2)}x)`,
         `${ratio <= TARGETS.p99Ratio ? 'met' : 'MISSED'} (<= ${TARGETS.p99Ratio}x)`,
       ],
     ]
   } finally {
-    for (const ws of open) ws.terminate()
+    devices.child.stdin!.end()
     if (server) await stopServer(server)
     await drop()
   }
@@ -249,92 +265,6 @@ async function seedReader(store: Store): Promise<BenchOwner> {
   return owner
 }
 
-/** Opens a device socket per seat, `BATCH` at a time, each joined (its first delta arrived). */
-async function openSockets(url: string, seats: Seat[]): Promise<WebSocket[]> {
-  const opened: WebSocket[] = []
-  let since = performance.now()
-  for (let i = 0; i < seats.length; i += BATCH) {
-    try {
-      opened.push(...(await Promise.all(seats.slice(i, i + BATCH).map((seat) => joinRetrying(url, seat)))))
-    } catch (error) {
-      for (const ws of opened) ws.terminate()
-      throw new Error(`after ${opened.length} sockets joined: ${(error as Error).message}`)
-    }
-    if (opened.length % 1000 === 0) {
-      log(
-        '-',
-        `${opened.length} joined, the last 1,000 in ${((performance.now() - since) / 1000).toFixed(1)} s`,
-      )
-      since = performance.now()
-    }
-  }
-  return opened
-}
-
-/** Hellos the server closed for its deadline (4408) and the device sent again, as the SDK does. */
-let helloRetries = 0
-
-/** `joinDevice`, again after a 4408 (at most three times): a device reconnects after one. */
-async function joinRetrying(url: string, seat: Seat): Promise<WebSocket> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await joinDevice(url, seat)
-    } catch (error) {
-      if (attempt >= 3 || !(error as Error).message.includes('4408')) throw error
-      helloRetries++
-    }
-  }
-}
-
-/** A device socket that said hello with a cursor (a replica synced before) and got its catch-up. */
-function joinDevice(url: string, seat: Seat): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/sync`)
-    ws.once('open', () =>
-      ws.send(
-        JSON.stringify({
-          v: 1,
-          type: 'hello',
-          token: seat.token,
-          householdId: seat.householdId,
-          clientId: id(),
-          deviceName: 'Bench device',
-          cursor: 0,
-        }),
-      ),
-    )
-    const onMessage = (data: WebSocket.RawData) => {
-      const message = JSON.parse(data.toString()) as { type: string; code?: string }
-      if (message.type === 'error') reject(new Error(`hello refused: ${message.code}`))
-      if (message.type === 'delta') {
-        // Idle from here: the socket keeps no handler of its own for further messages.
-        ws.off('message', onMessage)
-        ws.on('message', () => {})
-        resolve(ws)
-      }
-    }
-    ws.on('message', onMessage)
-    ws.once('error', reject)
-    ws.once('close', (code) => reject(new Error(`socket closed before joining (${code})`)))
-  })
-}
-
-/** Closes sockets and waits until the server has answered every close. */
-async function closeSockets(sockets: WebSocket[]): Promise<void> {
-  await Promise.all(
-    sockets.map(
-      (ws) =>
-        new Promise<void>((resolve) => {
-          if (ws.readyState === WebSocket.CLOSED) return resolve()
-          ws.removeAllListeners('close')
-          ws.once('close', () => resolve())
-          ws.on('error', () => {})
-          ws.close()
-        }),
-    ),
-  )
-}
-
 /** Sequential reads of the reader's accounts over keep-alive HTTP for `seconds`. */
 async function readRuns(url: string, token: string, seconds: number): Promise<ReadFigures> {
   const samples: number[] = []
@@ -351,21 +281,50 @@ async function readRuns(url: string, token: string, seconds: number): Promise<Re
   return summarizeReads(samples)
 }
 
-/** Asks the server for its memory after a full collection (see measured-server.ts). */
-function memoryProbe(server: ChildProcess): () => Promise<Memory> {
-  return () =>
-    new Promise((resolve) => {
-      let text = ''
-      const onData = (chunk: Buffer) => {
-        text += chunk.toString()
-        const match = /memory (\{.*\})\n/.exec(text)
-        if (!match) return
-        server.stdout!.off('data', onData)
-        resolve(JSON.parse(match[1]!) as Memory)
-      }
-      server.stdout!.on('data', onData)
-      server.stdin!.write('memory\n')
-    })
+/**
+ * Sends `word` to the measured server and resolves with the JSON it prints after `word ` (see
+ * measured-server.ts): `memory` after a full collection, `pauses` since the last asked.
+ */
+function ask(server: ChildProcess, word: 'memory' | 'pauses'): Promise<string> {
+  return new Promise((resolve) => {
+    let text = ''
+    const pattern = new RegExp(`${word} (\\{.*\\})\\n`)
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString()
+      const match = pattern.exec(text)
+      if (!match) return
+      server.stdout!.off('data', onData)
+      resolve(match[1]!)
+    }
+    server.stdout!.on('data', onData)
+    server.stdin!.write(`${word}\n`)
+  })
+}
+
+/** The idle-sockets process's answers (`idle-sockets.ts`). */
+interface Opened {
+  opened: number
+  retries: number
+  ms: number
+  error?: string
+}
+interface Closed {
+  closed: number
+  stillOpen: number
+  error?: string
+}
+
+/** An answer, or its error thrown here. */
+function answered<T extends { error?: string }>(answer: T): T {
+  if (answer.error) throw new Error(answer.error)
+  return answer
+}
+
+/** One read window: the reads, and what held up each side's thread meanwhile. */
+interface Window {
+  reads: ReadFigures
+  server: Pauses
+  reader: Pauses
 }
 
 function describe(m: Memory): string {
