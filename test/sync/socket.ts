@@ -8,11 +8,25 @@ export interface RawSocket {
   next(type?: string, timeoutMs?: number): Promise<any>
   closed: Promise<{ code: number; reason: string }>
   close(): void
+  /** The server's WebSocket pings received so far. */
+  pings(): number
 }
 
-/** Opens `/sync` on a server, optionally with a bearer header. */
-export async function rawSocket(serverUrl: string, headers: Record<string, string> = {}): Promise<RawSocket> {
-  const ws = new WebSocket(`${serverUrl.replace(/^http/, 'ws')}/sync`, { headers })
+/**
+ * Opens `/sync` on a server, optionally with a bearer header; `autoPong: false` leaves the
+ * server's pings unanswered, as a device that vanished would.
+ */
+export async function rawSocket(
+  serverUrl: string,
+  headers: Record<string, string> = {},
+  options: { autoPong?: boolean } = {},
+): Promise<RawSocket> {
+  const ws = new WebSocket(`${serverUrl.replace(/^http/, 'ws')}/sync`, {
+    headers,
+    autoPong: options.autoPong ?? true,
+  })
+  let pings = 0
+  ws.on('ping', () => pings++)
   const inbox: any[] = []
   const waiters: (() => void)[] = []
   ws.on('message', (data) => {
@@ -42,6 +56,7 @@ export async function rawSocket(serverUrl: string, headers: Record<string, strin
     },
     closed,
     close: () => ws.close(),
+    pings: () => pings,
   }
 }
 
@@ -52,10 +67,10 @@ export async function rawSocket(serverUrl: string, headers: Record<string, strin
 export async function joinedSocket(
   serverUrl: string,
   member: { api: { token?: string }; householdId: string },
-  options: { token?: string; clientId?: string } = {},
+  options: { token?: string; clientId?: string; autoPong?: boolean } = {},
 ) {
   const clientId = options.clientId ?? ulid()
-  const socket = await rawSocket(serverUrl)
+  const socket = await rawSocket(serverUrl, {}, { autoPong: options.autoPong })
   const token = options.token ?? member.api.token
   socket.send({ type: 'hello', token, householdId: member.householdId, clientId, cursor: null })
   const welcome = await socket.next('welcome')

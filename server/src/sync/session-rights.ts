@@ -27,6 +27,8 @@ export interface SessionHolder {
 export interface CurrentRights {
   scopes: Scope[] | null
   role: Role | null
+  /** When the key stops working on its own (ms since the epoch); null for a key without an end. */
+  expiresAt: number | null
 }
 
 /** A session whose rights the watch keeps checking. */
@@ -45,33 +47,65 @@ export async function readRights(
   holders: readonly SessionHolder[],
 ): Promise<CurrentRights[]> {
   if (holders.length === 0) return []
-  const { rows } = await sql<{ i: number; scopes: string[] | null; role: Role | null }>`
-    select s.i, k.scopes, m.role
+  const { rows } = await sql<{
+    i: number
+    scopes: string[] | null
+    role: Role | null
+    expires_at: Date | null
+  }>`
+    select s.i, k.scopes, m.role, case when k.kind = 'device' then null else k.expires_at end as expires_at
     from unnest(${holders.map((h) => h.keyId)}::text[], ${holders.map((h) => h.householdId)}::text[],
                 ${holders.map((h) => h.userId)}::text[]) with ordinality as s(key_id, household_id, user_id, i)
     left join api_keys k on k.id = s.key_id and k.revoked_at is null and k.user_id = s.user_id
       and (k.expires_at is null or k.expires_at > now() or k.kind = 'device')
     left join memberships m on m.household_id = s.household_id and m.user_id = s.user_id
     order by s.i`.execute(db)
-  return rows.map((r) => ({ scopes: (r.scopes as Scope[] | null) ?? null, role: r.role ?? null }))
+  return rows.map((r) => ({
+    scopes: (r.scopes as Scope[] | null) ?? null,
+    role: r.role ?? null,
+    expiresAt: r.expires_at ? new Date(r.expires_at).getTime() : null,
+  }))
+}
+
+/** Where the rights clock stands (migration 0052): it moves with every committed rights change. */
+export async function readRightsClock(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ version: string }>`select version::text from rights_clock`.execute(db)
+  return rows[0]?.version ?? '0'
 }
 
 /** How the watch is tuned. */
 export interface RightsWatchOptions {
-  /** How often every session's rights are read again, behind the notifications (ms); 0 = never. */
+  /**
+   * How often the watch looks behind the notifications (ms); 0 = never. Each look reads the rights
+   * clock, and reads every session's rights again when it moved.
+   */
   recheckMs: number
+  /**
+   * Within how long every session's rights are read again whatever the clock says (ms), a slice
+   * at each look: a change made with triggers off moves no clock and announces nothing.
+   */
+  cycleMs: number
   logger: Logger
 }
 
 /**
  * Keeps live sessions to the rights their key and membership have now. A rights notification
  * suspends the sessions it names at once (synchronously, before any later notification of a
- * commit is handled) and reads their rights again; a periodic read of every session's rights
- * covers a notification that was lost (a dropped LISTEN connection).
+ * commit is handled) and reads their rights again. Behind the notifications, a periodic look
+ * covers one that was lost (a dropped LISTEN connection): it reads the rights clock (one row), and
+ * only when the clock moved reads every session's rights. Each look also reads the rights of the
+ * sessions that joined since the last one (their rights then, and when a dated key ends), of those
+ * whose key has ended since, and of those due: each read makes a session due again after a random
+ * half to whole of `cycleMs`, so it is read within `cycleMs` whatever the clock says, and sessions
+ * that joined together spread over the cycle.
  */
 export class RightsWatch {
   private timer: ReturnType<typeof setInterval> | null = null
   private checking = false
+  /** The clock as of the last look that read every session; null until one did. */
+  private clock: string | null = null
+  /** From each session's last read: when its key ends (ms; Infinity for none), when it is due again. */
+  private readonly read = new WeakMap<GuardedSession, { ends: number; due: number }>()
 
   constructor(
     private readonly store: Store,
@@ -79,7 +113,7 @@ export class RightsWatch {
     private readonly options: RightsWatchOptions,
   ) {
     if (options.recheckMs > 0) {
-      this.timer = setInterval(() => void this.recheckAll(), options.recheckMs)
+      this.timer = setInterval(() => void this.look(), options.recheckMs)
       this.timer.unref()
     }
   }
@@ -97,30 +131,60 @@ export class RightsWatch {
     if (affected.length > 0) void this.check(affected)
   }
 
-  /** Reads every joined session's rights again. */
-  async recheckAll(): Promise<void> {
+  /**
+   * The periodic look: every joined session's rights when the rights clock moved since the last
+   * look that read them all; otherwise the sessions new since the last look, those whose key has
+   * ended, and this look's slice of the cycle.
+   */
+  async look(): Promise<void> {
     if (this.checking) return
     this.checking = true
     try {
-      await this.check([...this.sessions()].filter((s) => s.holder !== null))
+      const joined = [...this.sessions()].filter((s) => s.holder !== null)
+      if (joined.length === 0) return
+      // Read before the rights, so a change committed between the two moves it again.
+      const clock = await readRightsClock(this.store.db)
+      if (clock !== this.clock) {
+        if (await this.check(joined)) this.clock = clock
+        return
+      }
+      const now = Date.now()
+      await this.check(
+        joined.filter((session) => {
+          const last = this.read.get(session)
+          return last === undefined || last.ends <= now || last.due <= now
+        }),
+      )
+    } catch (err) {
+      this.options.logger.warn({ err }, 'reading the rights clock failed')
     } finally {
       this.checking = false
     }
   }
 
-  /** Reads the rights of `sessions` and hands each its own. */
-  async check(sessions: GuardedSession[]): Promise<void> {
+  /** Reads the rights of `sessions` and hands each its own; false if they could not be read. */
+  async check(sessions: GuardedSession[]): Promise<boolean> {
     const joined = sessions.filter((s) => s.holder !== null)
-    if (joined.length === 0) return
+    if (joined.length === 0) return true
     try {
       const rights = await readRights(
         this.store.db,
         joined.map((s) => s.holder!),
       )
-      for (const [i, session] of joined.entries()) session.applyRights(rights[i]!)
+      const now = Date.now()
+      for (const [i, session] of joined.entries()) {
+        const current = rights[i]!
+        this.read.set(session, {
+          ends: current.expiresAt ?? Number.POSITIVE_INFINITY,
+          due: now + this.options.cycleMs * (0.5 + Math.random() / 2),
+        })
+        session.applyRights(current)
+      }
+      return true
     } catch (err) {
-      // Sessions stay suspended; the next periodic check tries again.
+      // Sessions stay suspended; the next periodic look tries again.
       this.options.logger.warn({ err }, 'reading sync sessions’ rights failed')
+      return false
     }
   }
 

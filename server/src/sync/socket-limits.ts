@@ -6,6 +6,11 @@ export interface SyncSocketLimits {
   frameBytes: number
   /** How long a socket may stay open without a valid hello, in milliseconds. */
   helloTimeoutMs: number
+  /**
+   * How often the server pings each socket, in milliseconds; one that has not answered the
+   * previous ping by then is dropped.
+   */
+  heartbeatMs: number
   /** Open sync sockets per server instance. */
   maxSockets: number
   /** Joined sync sessions and note sockets per client address. */
@@ -26,6 +31,7 @@ export const DEFAULT_SYNC_SOCKET_LIMITS: SyncSocketLimits = {
   helloFrameBytes: 4 * 1024,
   frameBytes: 4 * 1024 * 1024,
   helloTimeoutMs: 5_000,
+  heartbeatMs: 30_000,
   maxSockets: 10_000,
   maxSocketsPerAddress: 64,
   maxUnjoinedSocketsPerAddress: 16,
@@ -37,6 +43,7 @@ const VARIABLES: Record<keyof SyncSocketLimits, string> = {
   helloFrameBytes: 'HEARTH_SYNC_HELLO_FRAME_BYTES',
   frameBytes: 'HEARTH_SYNC_FRAME_BYTES',
   helloTimeoutMs: 'HEARTH_SYNC_HELLO_TIMEOUT_MS',
+  heartbeatMs: 'HEARTH_SYNC_HEARTBEAT_MS',
   maxSockets: 'HEARTH_SYNC_MAX_SOCKETS',
   maxSocketsPerAddress: 'HEARTH_SYNC_MAX_SOCKETS_PER_ADDRESS',
   maxUnjoinedSocketsPerAddress: 'HEARTH_SYNC_MAX_UNJOINED_SOCKETS_PER_ADDRESS',

@@ -44,6 +44,7 @@ import * as suggestionGenerations from './0048-suggestion-generations.ts'
 import * as emailVerification from './0049-email-verification.ts'
 import * as suggestionPayeeDeleted from './0050-suggestion-payee-deleted.ts'
 import * as reportClosings from './0051-report-closings.ts'
+import * as rightsClock from './0052-rights-clock.ts'
 
 /** Every migration, in order; the names are what the tracking table records. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -91,6 +92,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0049-email-verification': emailVerification,
   '0050-suggestion-payee-deleted': suggestionPayeeDeleted,
   '0051-report-closings': reportClosings,
+  '0052-rights-clock': rightsClock,
 }
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS }
