@@ -81,8 +81,8 @@ export interface RightsWatchOptions {
    */
   recheckMs: number
   /**
-   * Within how long every session's rights are read again whatever the clock says (ms), a slice
-   * at each look: a change made with triggers off moves no clock and announces nothing.
+   * Within how long every session's rights are read again whatever the clock says (ms): a change
+   * made with triggers off moves no clock and announces nothing.
    */
   cycleMs: number
   logger: Logger
@@ -134,7 +134,7 @@ export class RightsWatch {
   /**
    * The periodic look: every joined session's rights when the rights clock moved since the last
    * look that read them all; otherwise the sessions new since the last look, those whose key has
-   * ended, and this look's slice of the cycle.
+   * ended, and those due in the cycle.
    */
   async look(): Promise<void> {
     if (this.checking) return
