@@ -1,6 +1,6 @@
 /**
  * `npm run bench:sockets [-- --store pglite|postgres|both] [--sockets 10000] [--per-household 8]
- * [--seconds 35]`: what idle device sockets cost one server instance (issue 45: at most 50 kB of
+ * [--seconds 35] [--profile DIR]`: what idle device sockets cost one server instance (issue 45: at most 50 kB of
  * memory each, and 10,000 of them without moving REST p99 by more than 20 %).
  *
  * The server runs in a process of its own (`measured-server.ts`, `npm start`'s server with a way
@@ -21,10 +21,12 @@
  * 35 s, so the window while they are open takes in the server's heartbeat (a ping to every socket
  * every 30 s), the one thing idle sockets make the server do. Beside each window: the server's and
  * the reader's collections and event-loop delay over it (`pauses.ts`), to say whose thread a slow
- * read waited on.
+ * read waited on. `--profile DIR` also writes the server's CPU profile of each window there
+ * (`<store>-before.cpuprofile`, `-open`, `-after`).
  */
 import type { ChildProcess } from 'node:child_process'
 import { execSync } from 'node:child_process'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { operations, runMutation, type Store } from '@hearth/engine'
 import { DEFAULT_SYNC_SOCKET_LIMITS } from '@hearth/server'
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
       sockets: { type: 'string', default: '10000' },
       'per-household': { type: 'string', default: '8' },
       seconds: { type: 'string', default: '35' },
+      profile: { type: 'string' },
     },
   })
   const stores = (values.store === 'both' ? ['pglite', 'postgres'] : [values.store]) as StoreName[]
@@ -76,7 +79,8 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds)
   checkDescriptors(sockets)
   const lines: string[][] = []
-  for (const name of stores) lines.push(...(await benchStore(name, sockets, perHousehold, seconds)))
+  for (const name of stores)
+    lines.push(...(await benchStore(name, sockets, perHousehold, seconds, values.profile)))
   const header = ['store', 'measure', 'figure', 'target']
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)))
   const fmt = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`
@@ -107,6 +111,7 @@ async function benchStore(
   sockets: number,
   perHousehold: number,
   seconds: number,
+  profileDir: string | undefined,
 ): Promise<string[][]> {
   // Seeded here, then closed and handed to the server.
   const { store, serverEnv, drop } = await openScratchStore(name, 'sockets', { durable: false })
@@ -143,11 +148,17 @@ async function benchStore(
     const memory = async () => JSON.parse(await ask(server!, 'memory')) as Memory
     const readerPauses = watchPauses()
     /** Reads for `seconds` with the server's and this process's pauses over the same window. */
-    const window = async (secondsOf: number): Promise<Window> => {
+    const window = async (secondsOf: number, label: string): Promise<Window> => {
+      if (profileDir) await ask(server!, 'profile', 'profile start')
       await ask(server!, 'pauses')
       readerPauses()
       const reads = await readRuns(url, reader.token, secondsOf)
       const serverPauses = JSON.parse(await ask(server!, 'pauses')) as Pauses
+      if (profileDir) {
+        const file = join(profileDir, `${name}-${label}.cpuprofile`)
+        await ask(server!, 'profile', `profile stop ${file}`)
+        log(name, `the server's CPU profile of the window ${label}: ${file}`)
+      }
       return { reads, server: serverPauses, reader: readerPauses() }
     }
     const open = (from: number, to: number) =>
@@ -159,7 +170,7 @@ async function benchStore(
     await readRuns(url, reader.token, READ_WARM_UP_SECONDS)
     await open(0, WARM_UP_SOCKETS)
     await close()
-    const before = await window(seconds)
+    const before = await window(seconds, 'before')
     const empty = await memory()
     log(
       name,
@@ -172,13 +183,13 @@ async function benchStore(
     await new Promise((resolve) => setTimeout(resolve, 2000))
     const full = await memory()
     log(name, `${opened.opened} sockets: ${describe(full)}`)
-    const during = await window(seconds)
+    const during = await window(seconds, 'open')
     log(
       name,
       `REST with sockets open: p50 ${during.reads.p50.toFixed(2)} ms, p99 ${during.reads.p99.toFixed(2)} ms`,
     )
     const { stillOpen } = await close()
-    const after = await window(seconds)
+    const after = await window(seconds, 'after')
 
     const perSocket = (key: keyof Memory) => (full[key] - empty[key]) / sockets
     const rssPer = perSocket('rss')
@@ -285,7 +296,11 @@ async function readRuns(url: string, token: string, seconds: number): Promise<Re
  * Sends `word` to the measured server and resolves with the JSON it prints after `word ` (see
  * measured-server.ts): `memory` after a full collection, `pauses` since the last asked.
  */
-function ask(server: ChildProcess, word: 'memory' | 'pauses'): Promise<string> {
+function ask(
+  server: ChildProcess,
+  word: 'memory' | 'pauses' | 'profile',
+  line: string = word,
+): Promise<string> {
   return new Promise((resolve) => {
     let text = ''
     const pattern = new RegExp(`${word} (\\{.*\\})\\n`)
@@ -297,7 +312,7 @@ function ask(server: ChildProcess, word: 'memory' | 'pauses'): Promise<string> {
       resolve(match[1]!)
     }
     server.stdout!.on('data', onData)
-    server.stdin!.write(`${word}\n`)
+    server.stdin!.write(`${line}\n`)
   })
 }
 

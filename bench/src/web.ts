@@ -8,7 +8,10 @@
  *    paints it from what it showed last time), and until the replica is open and answers;
  * 2. a click on another account in the sidebar until that account's first 100 rows are shown, < 50 ms;
  * 3. an edit on one device until the other device (the same member's second browser context)
- *    shows it, p50 < 100 ms;
+ *    shows it, p50 < 100 ms. Device B signs in with A, then is closed until this measure and
+ *    opened again from its replica, as a device coming back is: it is another device of the
+ *    household, and its browser would otherwise share this machine's two cores with everything
+ *    A does (session 37 measured A's interactions with it open);
  * 4. (issue 41) every screen of the sidebar and an account's register, from a navigation inside the
  *    app until the new screen is shown with nothing left opening, beside the same on an empty
  *    household, ≤ 200 ms; and the register of the busiest account scrolled by Chromium's scroll
