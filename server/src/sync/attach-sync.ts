@@ -131,11 +131,18 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
   const authFailures = options.authFailures ?? new AuthFailures(DEFAULT_RATE_LIMITS)
   // Shared notes (Yjs) ride the same port, keys, rights watch and announcements (docs/api/notes.md).
   const notes = new NoteHub(store, logger.child({ notes: true }), authFailures, Boolean(options.databaseUrl))
-  const rights = new RightsWatch(store, () => [...sessions, ...notes.sessions], {
-    recheckMs: options.rightsRecheckMs ?? RIGHTS_RECHECK_MS,
-    cycleMs: options.rightsCycleMs ?? RIGHTS_CYCLE_MS,
-    logger,
-  })
+  const rights = new RightsWatch(
+    store,
+    function* () {
+      yield* sessions
+      yield* notes.sessions
+    },
+    {
+      recheckMs: options.rightsRecheckMs ?? RIGHTS_RECHECK_MS,
+      cycleMs: options.rightsCycleMs ?? RIGHTS_CYCLE_MS,
+      logger,
+    },
+  )
   // Handled synchronously, in commit order with the clock's announcements: a revocation
   // suspends its sessions before any later commit is fanned out to them.
   const rightsChanged = (payload: string) => {

@@ -140,21 +140,18 @@ export class RightsWatch {
     if (this.checking) return
     this.checking = true
     try {
-      const joined = [...this.sessions()].filter((s) => s.holder !== null)
-      if (joined.length === 0) return
       // Read before the rights, so a change committed between the two moves it again.
       const clock = await readRightsClock(this.store.db)
-      if (clock !== this.clock) {
-        if (await this.check(joined)) this.clock = clock
-        return
-      }
+      // One pass over the sessions, keeping only those to read: a look is due every second.
+      const all = clock !== this.clock
       const now = Date.now()
-      await this.check(
-        joined.filter((session) => {
-          const last = this.read.get(session)
-          return last === undefined || last.ends <= now || last.due <= now
-        }),
-      )
+      const toRead: GuardedSession[] = []
+      for (const session of this.sessions()) {
+        if (session.holder === null) continue
+        const last = all ? undefined : this.read.get(session)
+        if (last === undefined || last.ends <= now || last.due <= now) toRead.push(session)
+      }
+      if ((await this.check(toRead)) && all) this.clock = clock
     } catch (err) {
       this.options.logger.warn({ err }, 'reading the rights clock failed')
     } finally {

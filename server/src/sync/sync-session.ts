@@ -68,6 +68,8 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   /** The version this device's replica is at, as far as this session has sent. */
   cursor: number | null = null
   private device: Device | null = null
+  /** `holder`, for the device record it was built from. */
+  private heldBy: { device: Device | null; holder: SessionHolder | null } | null = null
   private sentLmid = -1
   /**
    * The version the device itself was last told of. It stays behind `cursor` (what this session
@@ -106,7 +108,15 @@ export class SyncSession implements HubMember, PresenceMember, GuardedSession {
   /** Who this session acts as, once it joined. */
   get holder(): SessionHolder | null {
     const device = this.device
-    return device ? { keyId: device.keyId, userId: device.userId, householdId: device.householdId } : null
+    // Built once per device record: the rights watch asks every session each second.
+    if (this.heldBy?.device !== device)
+      this.heldBy = {
+        device,
+        holder: device
+          ? { keyId: device.keyId, userId: device.userId, householdId: device.householdId }
+          : null,
+      }
+    return this.heldBy.holder
   }
 
   /**
