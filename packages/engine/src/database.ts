@@ -12,6 +12,7 @@ import type {
   HouseholdsTable,
   InvitationsTable,
   MembershipsTable,
+  RightsClockTable,
   UsersTable,
 } from './identity/tables.ts'
 import type { ImportTables } from './imports/tables.ts'
@@ -35,6 +36,7 @@ export interface FoundationTables {
   api_keys: ApiKeysTable
   invitations: InvitationsTable
   household_clock: HouseholdClockTable
+  rights_clock: RightsClockTable
   change_log: ChangeLogTable
   outbox: OutboxTable
   idempotency_keys: IdempotencyKeysTable

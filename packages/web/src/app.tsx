@@ -30,6 +30,9 @@ import {
 
 // Every screen but the budget (the first paint) is a chunk of its own, fetched when first shown
 // and in the background once the household is open.
+/** How long signing out waits for the server to end the session before showing the welcome screen. */
+const SIGN_OUT_WAIT_MS = 5_000
+
 const AccountsScreen = lazyScreen(() =>
   import('./screens/accounts/accounts.tsx').then((m) => m.AccountsScreen),
 )
@@ -116,14 +119,19 @@ export function App() {
   }
   const signOut = () => {
     const ending = session
-    void (async () => {
+    if (session) forgetScreens(session.store)
+    forgetSession()
+    // The welcome screen comes once the server has ended the session (or could not be reached in
+    // a few seconds: offline, the cookie stays until it expires), so a person who sees it is
+    // signed out there too, not only in this tab.
+    const ended = (async () => {
       if (ending) await forgetPushOnSignOut(ending).catch(() => {})
       await signOutOfServer()
     })()
-    if (session) forgetScreens(session.store)
-    forgetSession()
-    setSession(null)
-    navigate('', true)
+    void Promise.race([ended, new Promise((resolve) => setTimeout(resolve, SIGN_OUT_WAIT_MS))]).then(() => {
+      setSession(null)
+      navigate('', true)
+    })
   }
 
   // A setup or reset link (`/app/setup?code=…`) sets a password whoever is signed in here.

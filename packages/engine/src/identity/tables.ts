@@ -86,6 +86,15 @@ export interface HouseholdClockTable {
   version: Generated<number>
 }
 
+/**
+ * One row: a number every committed change to a caller's rights moves (migration 0052), which a
+ * server instance reads to find a rights change whose announcement it lost.
+ */
+export interface RightsClockTable {
+  one: Generated<boolean>
+  version: Generated<string>
+}
+
 export type UserRow = Selectable<UsersTable>
 export type HouseholdRow = Selectable<HouseholdsTable>
 export type MembershipRow = Selectable<MembershipsTable>

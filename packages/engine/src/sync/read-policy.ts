@@ -103,6 +103,10 @@ export const READ_POLICY = {
     serverOnly: true,
     why: "The server's version counter; a device's copy follows the versions deltas carry.",
   },
+  rights_clock: {
+    serverOnly: true,
+    why: 'A number every rights change moves, for server instances to find a lost announcement.',
+  },
   sync_clients: { serverOnly: true, why: "The server's record of each device and its lmid." },
   sync_rejections: { serverOnly: true, why: 'Refused mutations, told to their own device in welcome.' },
   sync_log_floors: { serverOnly: true, why: 'How far the change log was trimmed.' },
