@@ -65,7 +65,7 @@ export interface AttachSyncOptions {
 /**
  * The heartbeat's beat: every beat pings the sockets of one slice, so each socket is pinged once
  * per heartbeat (`SyncSocketLimits.heartbeatMs`) and 10,000 sockets cost the thread under a
- * millisecond each beat, rather than one stall of 200 ms every 30 s (or 7 ms every second).
+ * millisecond each beat, rather than one stall of 200 ms every 30 s.
  */
 const HEARTBEAT_BEAT_MS = 100
 
