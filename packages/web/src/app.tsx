@@ -28,11 +28,11 @@ import {
   signOutOfServer,
 } from './session.ts'
 
-// Every screen but the budget (the first paint) is a chunk of its own, fetched when first shown
-// and in the background once the household is open.
 /** How long signing out waits for the server to end the session before showing the welcome screen. */
 const SIGN_OUT_WAIT_MS = 5_000
 
+// Every screen but the budget (the first paint) is a chunk of its own, fetched when first shown
+// and in the background once the household is open.
 const AccountsScreen = lazyScreen(() =>
   import('./screens/accounts/accounts.tsx').then((m) => m.AccountsScreen),
 )

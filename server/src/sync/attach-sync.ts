@@ -48,8 +48,6 @@ export interface AttachSyncOptions {
   limits?: SyncSocketLimits
   /** How often the rights clock is read behind the notifications (ms). */
   rightsRecheckMs?: number
-  /** Within how long every session's rights are read again whatever the clock says (ms). */
-  rightsCycleMs?: number
   /** Failed authentications, counted with REST's. */
   authFailures?: AuthFailures
   /** Where a socket comes from: its peer, or what a trusted proxy forwarded; the peer by default. */
@@ -139,7 +137,7 @@ export function attachSync(options: AttachSyncOptions): SyncHub {
     },
     {
       recheckMs: options.rightsRecheckMs ?? RIGHTS_RECHECK_MS,
-      cycleMs: options.rightsCycleMs ?? RIGHTS_CYCLE_MS,
+      cycleMs: RIGHTS_CYCLE_MS,
       logger,
     },
   )
