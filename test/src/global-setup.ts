@@ -3,19 +3,22 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPGliteStore } from '@hearth/engine'
 import { openPostgresStore } from '@hearth/engine/node'
+import pg from 'pg'
+import type { TestProject } from 'vitest/node'
 import { prepareTestStore } from './store-fixture.ts'
-import { TEMPLATE_DIR_ENV, TEST_DATABASE_URL } from './variant.ts'
+import { BASE_DATABASE_URL, TEMPLATE_DIR_ENV, workerDatabaseUrl } from './variant.ts'
 
 /**
- * Migrates once per run: PostgreSQL directly, or a PGlite folder that every worker copies,
- * because booting a fresh PGlite costs seconds and copying a migrated folder does not.
+ * Migrates once per run: on PostgreSQL the database TEST_DATABASE_URL names, then a copy of it for
+ * each worker (variant.ts says why); on PGlite a folder that every worker copies, because booting
+ * a fresh PGlite costs seconds and copying a migrated folder does not.
  */
-export default async function setup(): Promise<() => void> {
-  if (TEST_DATABASE_URL) {
-    const store = await openPostgresStore({ url: TEST_DATABASE_URL, poolSize: 1 })
+export default async function setup(project: TestProject): Promise<() => Promise<void> | void> {
+  if (BASE_DATABASE_URL) {
+    const store = await openPostgresStore({ url: BASE_DATABASE_URL, poolSize: 1 })
     await prepareTestStore(store.db)
     await store.close()
-    return () => {}
+    return copyPerWorker(BASE_DATABASE_URL, Math.max(1, project.config.maxWorkers))
   }
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-template-'))
   const store = await openPGliteStore({ dataDir: dir })
@@ -23,4 +26,41 @@ export default async function setup(): Promise<() => void> {
   await store.close()
   process.env[TEMPLATE_DIR_ENV] = dir
   return () => rmSync(dir, { recursive: true, force: true })
+}
+
+/**
+ * Copies the migrated database once per worker (`create database … template`, which needs the
+ * template to have no other session: nothing has connected to it yet but the migration, now
+ * closed). Answers the teardown, which drops the copies.
+ */
+async function copyPerWorker(base: string, workers: number): Promise<() => Promise<void>> {
+  const template = new URL(base).pathname.slice(1)
+  const names = Array.from({ length: workers }, (_, i) =>
+    new URL(workerDatabaseUrl(base, i + 1)).pathname.slice(1),
+  )
+  const admin = adminUrl(base)
+  const run = async (statements: string[]) => {
+    const client = new pg.Client({ connectionString: admin })
+    await client.connect()
+    try {
+      for (const text of statements) await client.query(text)
+    } finally {
+      await client.end()
+    }
+  }
+  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
+  await run(
+    names.flatMap((name) => [
+      `drop database if exists ${quote(name)} with (force)`,
+      `create database ${quote(name)} template ${quote(template)}`,
+    ]),
+  )
+  return () => run(names.map((name) => `drop database if exists ${quote(name)} with (force)`))
+}
+
+/** The same server's `postgres` database: a place to create and drop the copies from. */
+function adminUrl(base: string): string {
+  const url = new URL(base)
+  url.pathname = '/postgres'
+  return url.toString()
 }
