@@ -282,15 +282,19 @@ export async function createHearthWith(platform: HearthPlatform, options: Hearth
 
   const mutate = mapTree(deviceMutators, (mutator: Mutator) => async (args: unknown) => {
     const named = withRestNames(mutator.name, args)
-    const { mutation, result, tables } = await replica.mutate(mutator.name, withNewIds(mutator, named), {
+    const { result } = await replica.mutate(mutator.name, withNewIds(mutator, named), {
       push: (queued) => connection?.push(queued),
+      // The live queries re-run as soon as the replica shows the change (in a browser, while
+      // the queue record is still being written: see Replica.mutate).
+      applied: (mutation, tables) => {
+        connection?.localMutation()
+        events.emit('change', {
+          source: 'local',
+          tables: tables && [...tables],
+          mutation: { id: mutation.id, name: mutation.name },
+        })
+      },
       settled: (queued, refused) => connection?.settled(queued, refused),
-    })
-    connection?.localMutation()
-    events.emit('change', {
-      source: 'local',
-      tables: tables && [...tables],
-      mutation: { id: mutation.id, name: mutation.name },
     })
     return result
   }) as MutateCalls

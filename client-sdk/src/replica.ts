@@ -143,6 +143,11 @@ const ID_BLOCK = 100
 export interface MutateHooks {
   /** The mutation is checked and numbered: push it now, while the replica applies it. */
   push?(mutation: PendingMutation): void
+  /**
+   * The replica committed the mutation: what reads it now see, and the tables it changed (null
+   * when not tracked). In a browser this comes before the queue record is durable (see `mutate`).
+   */
+  applied?(mutation: PendingMutation, tables: Set<string> | null): void
   /** The local call is over: the replica applied the mutation, or refused it (the caller's error). */
   settled?(mutation: PendingMutation, refused: boolean): void
 }
@@ -254,10 +259,16 @@ export class Replica {
   /**
    * Runs a mutation locally: checks its arguments and scope, appends it to the durable queue and
    * hands it to `hooks.push` (so the push leaves while the replica works), applies it to the
-   * replica meanwhile, and records it as pending in the same transaction, which commits only
-   * once the queue record is durable (so the replica never holds a mutation the queue lacks).
+   * replica meanwhile, and records it as pending in the same transaction. The call answers once
+   * the queue record is durable, and the replica never stores a mutation the queue lacks:
+   * - a store that holds its writes (a browser replica: `holdWrites`) commits without waiting, so
+   *   `hooks.applied` (the app's live queries) runs while the record is still being written, and
+   *   the store writes the commit only after the record;
+   * - any other store commits only once the record is durable.
    * If the replica refuses it, the queue learns the id is dropped and the caller gets the error;
-   * the server, which has it already, decides on its own state. `hooks.settled` hears how the
+   * the server, which has it already, decides on its own state. If the record cannot be written
+   * after a browser replica committed, the mutation stays pending (it is sent, and kept until
+   * the server answers it) and the caller gets the queue's error. `hooks.settled` hears how the
    * call ended.
    */
   mutate(
@@ -290,6 +301,9 @@ export class Replica {
       this.store.holdWrites?.(durable)
       this.queueRecords++
       hooks.push?.(mutation)
+      // A store that holds its writes behind the record may commit before it is durable.
+      const early = this.store.holdWrites !== undefined
+      let committed = false
       try {
         const tracking = this.trackTables
         const started = performance.now()
@@ -299,20 +313,33 @@ export class Replica {
           phase('begin')
           const result = await this.applyOne(tx, mutation, parsed)
           phase('apply')
-          await durable
-          phase('queue wait')
+          if (!early) {
+            await durable
+            phase('queue wait')
+          }
           await this.insertPending(tx, mutation)
           const tables = tracking ? await undoTables(tx, mutation.id) : null
           phase('pending')
           return { result, tables }
         })
         phase('commit')
-        timePhases('mutate', started, phases)
+        committed = true
         this.pendingCount++
         this.sessionRole = 'origin'
+        hooks.applied?.(mutation, tables)
+        if (early) {
+          await durable
+          phase('queue wait')
+        }
+        timePhases('mutate', started, phases)
         hooks.settled?.(mutation, false)
         return { mutation, result, tables }
       } catch (error) {
+        // Committed already: the mutation stays pending and is sent; only its record failed.
+        if (committed) {
+          hooks.settled?.(mutation, false)
+          throw error
+        }
         // A record that never became durable needs no drop; one that did is dropped after it.
         if (
           await durable.then(

@@ -186,4 +186,26 @@ describe.skipIf(!hasBrowser)('the browser replica in IndexedDB blocks', () => {
       { timeout: 60_000 },
     )
   }, 420_000)
+
+  it('shows a change before its queue record is durable, and answers the call after', async () => {
+    // On the replica the tests above left, online again: the app's own Hearth (window.hearth).
+    const seen = await page.evaluate(async () => {
+      const h = (globalThis as unknown as { hearth: any }).hearth
+      const order: string[] = []
+      const off = h.on('change', (e: { source: string }) => {
+        if (e.source === 'local') order.push('change')
+      })
+      await h.mutate.tags.create({ name: `Early ${Math.random()}` })
+      order.push('answered')
+      off()
+      const end = (phase: string) => {
+        const m = performance.getEntriesByName(`hearth: mutate ${phase}`).at(-1)!
+        return m.startTime + m.duration
+      }
+      return { order, committed: end('commit'), durable: end('queue wait') }
+    })
+    expect(seen.order).toEqual(['change', 'answered'])
+    // The replica committed (and the live queries were told) before the record was durable.
+    expect(seen.committed).toBeLessThanOrEqual(seen.durable)
+  }, 60_000)
 })
