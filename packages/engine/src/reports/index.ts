@@ -1,4 +1,4 @@
-export { addMonths, lastDayOf } from '../budgets/month.ts'
+export { addMonths, daysInMonth, lastDayOf } from '../budgets/month.ts'
 export type { AccountBalance, AccountMonthTotal, CashFlowMonth, MonthFlow, NetWorthMonth } from './model.ts'
 export { balancesByMonth, cashFlowByMonth, netWorthOf } from './model.ts'
 export type {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { addDays } from '../ledger/model.ts'
 import {
-  addDays,
   approxThreshold,
   compileCondition,
   compilePredicate,

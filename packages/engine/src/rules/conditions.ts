@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js'
+import { addDays } from '../ledger/model.ts'
 import type {
   AmountCondition,
   Condition,
@@ -53,12 +54,6 @@ export type FactTest = (facts: PreparedFacts) => boolean
 export function approxThreshold(cents: number): number {
   // Integer arithmetic: |v| * 0.075 in floating point can land a hair under a .5.
   return Math.floor((Math.abs(cents) * 75 + 500) / 1000)
-}
-
-/** The day `days` after (or before, when negative) a YYYY-MM-DD day. */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number]
-  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10)
 }
 
 function textOf(facts: PreparedFacts, field: 'payee_name' | 'imported_payee' | 'memo'): string {

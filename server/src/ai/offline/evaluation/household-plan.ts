@@ -1,3 +1,4 @@
+import { addMonths, daysInMonth } from '@hearth/engine'
 /** A generated household the evaluation asks about: every row is known, so every figure is too. */
 export interface HouseholdPlan {
   today: string
@@ -66,17 +67,6 @@ function random(seed: number): () => number {
   }
 }
 
-function addMonths(month: string, n: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number]
-  const i = y * 12 + m - 1 + n
-  return `${Math.floor(i / 12)}-${pad((i % 12) + 1)}`
-}
-
-const daysIn = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number]
-  return new Date(Date.UTC(y, m, 0)).getUTCDate()
-}
-
 /**
  * A household over the 15 months up to today: salary twice a month, rent, two subscriptions, shops
  * at their usual rates (scaled to `rowsWanted` in all), a grocery refund now and then, some rows
@@ -133,7 +123,7 @@ export function planHousehold(today: string, rowsWanted = 1_500, seed = 40): Hou
   const scale = Math.max(1, (rowsWanted / 15 - 8) / shopRowsPerMonth)
   for (let k = 0; k < 15; k++) {
     const month = addMonths(firstMonth, k)
-    const days = daysIn(month)
+    const days = daysInMonth(month)
     push(`${month}-01`, 320_000, 'Salary', 'Acme Payroll')
     push(`${month}-15`, 320_000, 'Salary', 'Acme Payroll')
     if (k % 3 === 1) push(`${month}-18`, 45_000 + k * 1_000, 'Side Gig', 'Fiverr')
