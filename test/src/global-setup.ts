@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPGliteStore } from '@hearth/engine'
 import { openPostgresStore } from '@hearth/engine/node'
-import pg from 'pg'
 import type { TestProject } from 'vitest/node'
+import { databaseName, onServer, quoteName } from './databases.ts'
 import { prepareTestStore } from './store-fixture.ts'
 import { BASE_DATABASE_URL, TEMPLATE_DIR_ENV, workerDatabaseUrl } from './variant.ts'
 
@@ -34,33 +34,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
  * closed). Answers the teardown, which drops the copies.
  */
 async function copyPerWorker(base: string, workers: number): Promise<() => Promise<void>> {
-  const template = new URL(base).pathname.slice(1)
+  const template = quoteName(databaseName(base))
   const names = Array.from({ length: workers }, (_, i) =>
-    new URL(workerDatabaseUrl(base, i + 1)).pathname.slice(1),
+    quoteName(databaseName(workerDatabaseUrl(base, i + 1))),
   )
-  const admin = adminUrl(base)
-  const run = async (statements: string[]) => {
-    const client = new pg.Client({ connectionString: admin })
-    await client.connect()
-    try {
-      for (const text of statements) await client.query(text)
-    } finally {
-      await client.end()
-    }
-  }
-  const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
-  await run(
+  await onServer(
+    base,
     names.flatMap((name) => [
-      `drop database if exists ${quote(name)} with (force)`,
-      `create database ${quote(name)} template ${quote(template)}`,
+      `drop database if exists ${name} with (force)`,
+      `create database ${name} template ${template}`,
     ]),
   )
-  return () => run(names.map((name) => `drop database if exists ${quote(name)} with (force)`))
-}
-
-/** The same server's `postgres` database: a place to create and drop the copies from. */
-function adminUrl(base: string): string {
-  const url = new URL(base)
-  url.pathname = '/postgres'
-  return url.toString()
+  return () =>
+    onServer(
+      base,
+      names.map((name) => `drop database if exists ${name} with (force)`),
+    )
 }

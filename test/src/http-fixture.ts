@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { operations, runMutation, SCOPES, type Scope } from '@hearth/engine'
 import { loadConfig, mintApiKey, type RunningServer, type ServerConfig, startServer } from '@hearth/server'
-import pg from 'pg'
 import pino from 'pino'
 import { ulid } from 'ulidx'
+import { onServer, quoteName, withDatabase } from './databases.ts'
 import { sharedStore } from './store-fixture.ts'
 import { TEST_DATABASE_URL } from './variant.ts'
 
@@ -39,21 +39,12 @@ export interface ApiClient {
  */
 export async function isolatedStore(): Promise<{ config: Partial<ServerConfig>; drop(): Promise<void> }> {
   if (TEST_DATABASE_URL) {
+    const server = TEST_DATABASE_URL
     const name = `hearth_iso_${ulid().toLowerCase()}`
-    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
-    await admin.connect()
-    await admin.query(`create database ${name}`)
-    await admin.end()
-    const url = new URL(TEST_DATABASE_URL)
-    url.pathname = `/${name}`
+    await onServer(server, [`create database ${quoteName(name)}`])
     return {
-      config: { databaseUrl: url.toString() },
-      async drop() {
-        const again = new pg.Client({ connectionString: TEST_DATABASE_URL })
-        await again.connect()
-        await again.query(`drop database if exists ${name} with (force)`)
-        await again.end()
-      },
+      config: { databaseUrl: withDatabase(server, name) },
+      drop: () => onServer(server, [`drop database if exists ${quoteName(name)} with (force)`]),
     }
   }
   const dir = mkdtempSync(join(tmpdir(), 'hearth-iso-'))

@@ -7,13 +7,13 @@
  * household that a test in the other was reading, so a read that must see no write in between
  * (the kept report months) saw one.
  */
+import { databaseName, withDatabase } from './databases.ts'
+
 export const BASE_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined
 
 /** The database of the worker `poolId` (1 to the run's `maxWorkers`): the base one's name plus `_w<id>`. */
 export function workerDatabaseUrl(base: string, poolId: string | number): string {
-  const url = new URL(base)
-  url.pathname = `${url.pathname}_w${poolId}`
-  return url.toString()
+  return withDatabase(base, `${databaseName(base)}_w${poolId}`)
 }
 
 /** This process's database: its worker's inside a test worker, the base one elsewhere (the global setup). */
