@@ -1,5 +1,6 @@
 /**
- * SLOW (about a minute, mostly the declaration build): packs @hearth/client as npm would publish
+ * SLOW (about a minute, mostly the declaration build, which is skipped while `dist` is newer
+ * than everything it is built from): packs @hearth/client as npm would publish
  * it, installs the tarball in a project outside the workspace, and uses it there as an app would:
  * from a Node script, and from an esbuild bundle in a real Chromium.
  */
@@ -12,6 +13,7 @@ import type { RunningServer } from '@hearth/server'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { chromiumPath, launchChromium, serveFolder } from '../src/browser.ts'
+import { stale } from '../src/builds.ts'
 import { newOwner, startTestServer } from '../src/index.ts'
 
 const run = promisify(execFile)
@@ -24,13 +26,30 @@ function outsideEnv(): NodeJS.ProcessEnv {
   return env
 }
 
+/** What `npm run build` writes in client-sdk (tsup), and everything it reads. */
+const CLIENT_BUILD = ['index.js', 'node.js', 'index.d.ts', 'node.d.ts'].map((f) => `client-sdk/dist/${f}`)
+const CLIENT_SOURCES = [
+  'client-sdk/src',
+  'client-sdk/package.json',
+  'client-sdk/tsup.config.ts',
+  'client-sdk/tsconfig.build.json',
+  'packages/engine/src',
+  'packages/engine/package.json',
+  'packages/contracts/src',
+  'packages/contracts/package.json',
+  'tsconfig.base.json',
+  'package-lock.json',
+]
+
 let server: RunningServer
 let app: string
 
 beforeAll(async () => {
   server = await startTestServer()
   app = mkdtempSync(join(tmpdir(), 'hearth-app-'))
-  await run('npm', ['run', 'build'], { cwd: clientDir, env: outsideEnv(), maxBuffer: 16 * 1024 * 1024 })
+  if (stale(CLIENT_BUILD, CLIENT_SOURCES)) {
+    await run('npm', ['run', 'build'], { cwd: clientDir, env: outsideEnv(), maxBuffer: 16 * 1024 * 1024 })
+  }
   // Built just above; prepack would build again, and print into the JSON.
   const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', app], {
     cwd: clientDir,

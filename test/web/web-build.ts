@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { launchChromium } from '../src/browser.ts'
+import { stale } from '../src/builds.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -13,24 +13,15 @@ const ROOT = join(import.meta.dirname, '..', '..')
  * never looks at a stale screen.
  */
 export function ensureWebBuild(): void {
-  const built = join(ROOT, 'packages/web/dist/index.html')
   // The bundle holds the SDK and the engine from their sources too (the replica's storage, say).
-  const sources = ['packages/web/src', 'client-sdk/src', 'packages/engine/src'].map((d) => join(ROOT, d))
-  if (existsSync(built) && !sources.some((dir) => newer(dir, built))) return
+  const sources = ['packages/web/src', 'client-sdk/src', 'packages/engine/src']
+  if (!stale(['packages/web/dist/index.html'], sources)) return
   execFileSync('npm', ['run', 'build', '-w', '@hearth/web'], {
     cwd: ROOT,
     stdio: 'ignore',
     // vitest sets NODE_ENV=test, which would make Vite build a development bundle.
     env: { ...process.env, NODE_ENV: 'production' },
   })
-}
-
-/** Whether any file under `dir` changed after `file` was written. */
-function newer(dir: string, file: string): boolean {
-  const at = statSync(file).mtimeMs
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).some(
-    (e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > at,
-  )
 }
 
 /**
