@@ -9,23 +9,35 @@ import { prepareTestStore } from './store-fixture.ts'
 import { BASE_DATABASE_URL, TEMPLATE_DIR_ENV, workerDatabaseUrl } from './variant.ts'
 
 /**
- * Migrates once per run: on PostgreSQL the database TEST_DATABASE_URL names, then a copy of it for
- * each worker (variant.ts says why); on PGlite a folder that every worker copies, because booting
- * a fresh PGlite costs seconds and copying a migrated folder does not.
+ * Migrates once per run a PGlite folder that every worker copies, because booting a fresh PGlite
+ * costs seconds and copying a migrated folder does not: the shared store on PGlite, and on both
+ * stores every device replica and every data folder a server process or the CLI is started on.
+ * On PostgreSQL it also migrates the database TEST_DATABASE_URL names, then copies it for each
+ * worker (variant.ts says why).
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void> | void> {
-  if (BASE_DATABASE_URL) {
-    const store = await openPostgresStore({ url: BASE_DATABASE_URL, poolSize: 1 })
-    await prepareTestStore(store.db)
-    await store.close()
-    return copyPerWorker(BASE_DATABASE_URL, Math.max(1, project.config.maxWorkers))
-  }
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-template-'))
-  const store = await openPGliteStore({ dataDir: dir })
+  const removeTemplate = async () => rmSync(dir, { recursive: true, force: true })
+  const [dropCopies] = await Promise.all([
+    BASE_DATABASE_URL ? migratePostgres(BASE_DATABASE_URL, Math.max(1, project.config.maxWorkers)) : null,
+    (async () => {
+      const store = await openPGliteStore({ dataDir: dir })
+      await prepareTestStore(store.db)
+      await store.close()
+    })(),
+  ])
+  process.env[TEMPLATE_DIR_ENV] = dir
+  return async () => {
+    await dropCopies?.()
+    await removeTemplate()
+  }
+}
+
+async function migratePostgres(base: string, workers: number): Promise<() => Promise<void>> {
+  const store = await openPostgresStore({ url: base, poolSize: 1 })
   await prepareTestStore(store.db)
   await store.close()
-  process.env[TEMPLATE_DIR_ENV] = dir
-  return () => rmSync(dir, { recursive: true, force: true })
+  return copyPerWorker(base, workers)
 }
 
 /**

@@ -13,7 +13,7 @@ import {
 import { openPostgresStore } from '@hearth/engine/node'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
-import { TEMPLATE_DIR_ENV, TEST_DATABASE_URL } from './variant.ts'
+import { TEST_DATABASE_URL, templateDir } from './variant.ts'
 
 let shared: Promise<Store> | null = null
 
@@ -46,14 +46,8 @@ export function sharedStore(): Promise<Store> {
 
 async function openTestStore(): Promise<Store> {
   if (TEST_DATABASE_URL) return openPostgresStore({ url: TEST_DATABASE_URL, poolSize: 5 })
-  const template = process.env[TEMPLATE_DIR_ENV]
-  if (!template) {
-    const store = await openPGliteStore({ dataDir: 'memory://' })
-    await prepareTestStore(store.db)
-    return store
-  }
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-worker-'))
-  cpSync(template, dir, { recursive: true })
+  cpSync(templateDir(), dir, { recursive: true })
   const store = await openPGliteStore({
     dataDir: dir,
     onClose: () => rmSync(dir, { recursive: true, force: true }),
@@ -82,13 +76,12 @@ export async function newHousehold(
 }
 
 /**
- * A data folder for a server or CLI under test: a copy of the run's migrated template when
- * there is one (skipping PGlite's slow first initialisation), else an empty folder.
+ * A data folder for a server or CLI under test, on either store: a copy of the run's migrated
+ * template (skipping PGlite's slow first initialisation).
  */
 export function tempDataDir(cleanup: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-data-'))
   cleanup.push(dir)
-  const template = process.env[TEMPLATE_DIR_ENV]
-  if (template) cpSync(template, dir, { recursive: true })
+  cpSync(templateDir(), dir, { recursive: true })
   return dir
 }

@@ -26,3 +26,11 @@ export const STORE_VARIANT: 'pglite' | 'postgres' = TEST_DATABASE_URL ? 'postgre
 
 /** Where the global setup leaves a migrated PGlite folder that each worker copies. */
 export const TEMPLATE_DIR_ENV = 'HEARTH_TEST_TEMPLATE_DIR'
+
+/** The run's migrated PGlite folder (global-setup.ts), on either store: copy it, never open it. */
+export function templateDir(): string {
+  const dir = process.env[TEMPLATE_DIR_ENV]
+  if (!dir)
+    throw new Error(`${TEMPLATE_DIR_ENV} is not set: run tests through vitest, whose global setup makes it`)
+  return dir
+}

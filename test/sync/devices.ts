@@ -2,37 +2,18 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createHearth, type Hearth, type HearthOptions } from '@hearth/client'
-import { migrateToLatest, openPGliteStore } from '@hearth/engine'
 import { dumpHousehold, READ_POLICY } from '@hearth/engine/sync'
 import type { RunningServer } from '@hearth/server'
 import { sql } from 'kysely'
 import { expect, vi } from 'vitest'
-import { TEMPLATE_DIR_ENV, type TestMember } from '../src/index.ts'
+import { type TestMember, templateDir } from '../src/index.ts'
 
 const opened: { device: Hearth; folder: string }[] = []
-let template: Promise<string> | null = null
 
-/**
- * A migrated PGlite folder that devices start from: the run's template when there is one, else
- * one made per worker. Booting an empty PGlite costs seconds; copying a folder does not.
- */
-function deviceTemplate(): Promise<string> {
-  template ??= (async () => {
-    const fromRun = process.env[TEMPLATE_DIR_ENV]
-    if (fromRun) return fromRun
-    const dir = mkdtempSync(join(tmpdir(), 'hearth-device-template-'))
-    const store = await openPGliteStore({ dataDir: dir })
-    await migrateToLatest(store.db)
-    await store.close()
-    return dir
-  })()
-  return template
-}
-
-/** A fresh device folder: the template's database plus an empty queue. */
+/** A fresh device folder: the run's migrated template (a copy) plus an empty queue. */
 export async function newDeviceFolder(): Promise<string> {
   const folder = mkdtempSync(join(tmpdir(), 'hearth-device-'))
-  cpSync(await deviceTemplate(), join(folder, 'pgdata'), { recursive: true })
+  cpSync(templateDir(), join(folder, 'pgdata'), { recursive: true })
   return folder
 }
 
