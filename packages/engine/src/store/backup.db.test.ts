@@ -53,7 +53,8 @@ describe('backup and restore', () => {
     const header = await writeBackup(store, join(files, 'source.jsonl'))
     expect(header.tables.map((t) => t.name)).toContain('tags')
     expect(header.tables.map((t) => t.name)).toContain('note_updates')
-    const target = await openPGliteStore({ dataDir: join(files, 'restored') })
+    // A new embedded store: a copy of the run's migrated template, every migration and no rows.
+    const target = await openPGliteStore({ dataDir: tempDataDir(dirs) })
     try {
       await migrateToLatest(target.db)
       await restoreBackup(target, join(files, 'source.jsonl'))
@@ -96,7 +97,7 @@ describe('backup and restore', () => {
     await writeBackup(store, join(files, 'whole.jsonl'))
     const lines = readFileSync(join(files, 'whole.jsonl'), 'utf8').trim().split('\n')
     writeFileSync(join(files, 'cut.jsonl'), `${lines.slice(0, -1).join('\n')}\n`)
-    const target = await openPGliteStore({ dataDir: 'memory://' })
+    const target = await openPGliteStore({ dataDir: tempDataDir(dirs) })
     try {
       await migrateToLatest(target.db)
       await expect(restoreBackup(target, join(files, 'cut.jsonl'))).rejects.toThrow('ends early')
