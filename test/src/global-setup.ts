@@ -17,7 +17,6 @@ import { BASE_DATABASE_URL, TEMPLATE_DIR_ENV, workerDatabaseUrl } from './varian
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-test-template-'))
-  const removeTemplate = async () => rmSync(dir, { recursive: true, force: true })
   const [dropCopies] = await Promise.all([
     BASE_DATABASE_URL ? migratePostgres(BASE_DATABASE_URL, Math.max(1, project.config.maxWorkers)) : null,
     (async () => {
@@ -29,7 +28,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   process.env[TEMPLATE_DIR_ENV] = dir
   return async () => {
     await dropCopies?.()
-    await removeTemplate()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
