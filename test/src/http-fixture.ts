@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { operations, runMutation, SCOPES, type Scope } from '@hearth/engine'
 import { loadConfig, mintApiKey, type RunningServer, type ServerConfig, startServer } from '@hearth/server'
 import pino from 'pino'
 import { ulid } from 'ulidx'
-import { onServer, quoteName, withDatabase } from './databases.ts'
-import { sharedStore } from './store-fixture.ts'
-import { TEST_DATABASE_URL } from './variant.ts'
+import { isolatedDatabase, sharedStore } from './store-fixture.ts'
 
 /** A JSON answer from the test client. */
 export interface ApiResponse<T = any> {
@@ -33,26 +28,15 @@ export interface ApiClient {
 }
 
 /**
- * A store of its own for one test file: a new database on PostgreSQL, a new folder on PGlite. For
- * a test whose server must be the only one doing its store's background work (the outbox workers
- * of every test server on one PostgreSQL database claim each other's events). `drop` removes it.
+ * A store of its own for one test file (`isolatedDatabase`), as server settings. For a test whose
+ * server must be the only one doing its store's background work (the outbox workers of every test
+ * server on one PostgreSQL database claim each other's events). `drop` removes it.
  */
 export async function isolatedStore(): Promise<{ config: Partial<ServerConfig>; drop(): Promise<void> }> {
-  if (TEST_DATABASE_URL) {
-    const server = TEST_DATABASE_URL
-    const name = `hearth_iso_${ulid().toLowerCase()}`
-    await onServer(server, [`create database ${quoteName(name)}`])
-    return {
-      config: { databaseUrl: withDatabase(server, name) },
-      drop: () => onServer(server, [`drop database if exists ${quoteName(name)} with (force)`]),
-    }
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-iso-'))
+  const own = await isolatedDatabase()
   return {
-    config: { dataDir: dir, durability: false },
-    async drop() {
-      rmSync(dir, { recursive: true, force: true })
-    },
+    config: own.databaseUrl ? { databaseUrl: own.databaseUrl } : { dataDir: own.dataDir!, durability: false },
+    drop: () => own.drop(),
   }
 }
 

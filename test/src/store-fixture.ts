@@ -13,7 +13,8 @@ import {
 import { openPostgresStore } from '@hearth/engine/node'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
-import { TEST_DATABASE_URL, templateDir } from './variant.ts'
+import { databaseName, onServer, quoteName, withDatabase } from './databases.ts'
+import { BASE_DATABASE_URL, TEST_DATABASE_URL, templateDir } from './variant.ts'
 
 let shared: Promise<Store> | null = null
 
@@ -84,4 +85,53 @@ export function tempDataDir(cleanup: string[]): string {
   cleanup.push(dir)
   cpSync(templateDir(), dir, { recursive: true })
   return dir
+}
+
+/** Where a store of its own lives: a database on PostgreSQL, a folder on PGlite. */
+export interface IsolatedDatabase {
+  databaseUrl?: string
+  dataDir?: string
+  /** Removes the database or the folder; close every store on it first. */
+  drop(): Promise<void>
+}
+
+/**
+ * A migrated store of its own, holding no rows: on PostgreSQL a copy of the run's migrated
+ * database (`create database … template`, a file copy, where migrating a new one took seconds), on
+ * PGlite a copy of the template folder. For a test that must be alone on its store.
+ */
+export async function isolatedDatabase(): Promise<IsolatedDatabase> {
+  if (BASE_DATABASE_URL) {
+    const name = `hearth_iso_${ulid().toLowerCase()}`
+    await onServer(BASE_DATABASE_URL, [
+      `create database ${quoteName(name)} template ${quoteName(databaseName(BASE_DATABASE_URL))}`,
+    ])
+    return {
+      databaseUrl: withDatabase(BASE_DATABASE_URL, name),
+      drop: () => onServer(BASE_DATABASE_URL!, [`drop database if exists ${quoteName(name)} with (force)`]),
+    }
+  }
+  const dirs: string[] = []
+  const dataDir = tempDataDir(dirs)
+  return {
+    dataDir,
+    async drop() {
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A store opened on an `isolatedDatabase`; `drop` closes it and removes what it was on. */
+export async function openIsolatedStore(): Promise<{ store: Store; drop(): Promise<void> }> {
+  const own = await isolatedDatabase()
+  const store = own.databaseUrl
+    ? await openPostgresStore({ url: own.databaseUrl, poolSize: 2 })
+    : await openPGliteStore({ dataDir: own.dataDir! })
+  return {
+    store,
+    async drop() {
+      await store.close()
+      await own.drop()
+    },
+  }
 }

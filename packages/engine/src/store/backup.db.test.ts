@@ -1,13 +1,22 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { migrateToLatest, newUlid, openPGliteStore, operations, runMutation, SCOPES } from '@hearth/engine'
+import { newUlid, openPGliteStore, operations, runMutation, SCOPES, type Store } from '@hearth/engine'
 import { BackupError, restoreBackup, writeBackup } from '@hearth/engine/node'
-import { newHousehold, sharedStore, tempDataDir } from '@hearth/test/store'
+import { newHousehold, openIsolatedStore, tempDataDir } from '@hearth/test/store'
 import { sql } from 'kysely'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const dirs: string[] = []
-afterAll(() => {
+// A store of this file's own: the worker's shared store holds whatever the files before this one
+// wrote (on PostgreSQL, the whole run's rows), so backing it up took longer the later it ran.
+let own: Awaited<ReturnType<typeof openIsolatedStore>>
+let store: Store
+beforeAll(async () => {
+  own = await openIsolatedStore()
+  store = own.store
+})
+afterAll(async () => {
+  await own?.drop()
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
 })
 
@@ -15,8 +24,7 @@ afterAll(() => {
 const body = (path: string) => readFileSync(path, 'utf8').trim().split('\n').slice(1)
 
 describe('backup and restore', () => {
-  it('restores every table of this store into a new embedded store, value for value', async () => {
-    const store = await sharedStore()
+  it('restores every table of a store into a new embedded store, value for value', async () => {
     const id = newUlid()
     await runMutation(
       store.db,
@@ -56,7 +64,6 @@ describe('backup and restore', () => {
     // A new embedded store: a copy of the run's migrated template, every migration and no rows.
     const target = await openPGliteStore({ dataDir: tempDataDir(dirs) })
     try {
-      await migrateToLatest(target.db)
       await restoreBackup(target, join(files, 'source.jsonl'))
       await writeBackup(target, join(files, 'copy.jsonl'))
       const sorted = (lines: string[]) => [...lines].sort()
@@ -92,14 +99,12 @@ describe('backup and restore', () => {
   }, 120_000)
 
   it('refuses a file that is cut short', async () => {
-    const store = await sharedStore()
     const files = tempDataDir(dirs)
     await writeBackup(store, join(files, 'whole.jsonl'))
     const lines = readFileSync(join(files, 'whole.jsonl'), 'utf8').trim().split('\n')
     writeFileSync(join(files, 'cut.jsonl'), `${lines.slice(0, -1).join('\n')}\n`)
     const target = await openPGliteStore({ dataDir: tempDataDir(dirs) })
     try {
-      await migrateToLatest(target.db)
       await expect(restoreBackup(target, join(files, 'cut.jsonl'))).rejects.toThrow('ends early')
       expect(await target.db.selectFrom('users').select('id').execute()).toEqual([])
     } finally {
