@@ -1,13 +1,24 @@
 import { EngineError, newUlid, type Store, takeChallenge } from '@hearth/engine'
-import {
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyRegistrationResponse,
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server'
-import { isoBase64URL, isoUint8Array } from '@simplewebauthn/server/helpers'
 import type { Context } from 'hono'
 import type { SessionSettings } from './session-settings.ts'
+
+/**
+ * @simplewebauthn/server, loaded at the first passkey ceremony rather than at start: importing it
+ * (and its ASN.1 and COSE parsers) took 0.3–0.45 s of every server's start, passkeys or not.
+ */
+export const webauthnLibrary = () => import('@simplewebauthn/server')
+
+/** Bytes as base64url without padding, as WebAuthn writes credential IDs, keys and client data. */
+export const toBase64Url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url')
+
+/** The bytes of a base64url text. */
+export const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> =>
+  new Uint8Array(Buffer.from(text, 'base64url'))
 
 /** How long a WebAuthn challenge can be answered: 5 minutes, once. */
 export const CHALLENGE_MS = 5 * 60_000
@@ -23,18 +34,19 @@ export function relyingParty(c: Context, settings: SessionSettings): { origin: s
 }
 
 /** The options of a new passkey for `userId`, as `navigator.credentials.create()` takes them. */
-export function passkeyRegistrationOptions(
+export async function passkeyRegistrationOptions(
   c: Context,
   settings: SessionSettings,
   user: { id: string; name: string; displayName: string },
   exclude: { id: string; transports: string[] }[] = [],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthnLibrary()
   return generateRegistrationOptions({
     rpName: 'Hearth',
     rpID: relyingParty(c, settings).rpID,
     userName: user.name,
     userDisplayName: user.displayName,
-    userID: isoUint8Array.fromUTF8String(user.id),
+    userID: new TextEncoder().encode(user.id),
     attestationType: 'none',
     excludeCredentials: exclude,
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
@@ -62,7 +74,8 @@ export async function verifiedPasskey(
   name: string,
 ) {
   const { origin, rpID } = relyingParty(c, settings)
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>
+  const { verifyRegistrationResponse } = await webauthnLibrary()
+  let verified: VerifiedRegistrationResponse
   try {
     verified = await verifyRegistrationResponse({
       response: response as unknown as RegistrationResponseJSON,
@@ -80,7 +93,7 @@ export async function verifiedPasskey(
     id: newUlid(),
     name,
     credentialId: credential.id,
-    publicKey: isoBase64URL.fromBuffer(credential.publicKey),
+    publicKey: toBase64Url(credential.publicKey),
     counter: credential.counter,
     transports: credential.transports ?? [],
   }
@@ -94,7 +107,9 @@ export function answeredChallenge(response: Record<string, unknown>): string {
   const inner = response.response as { clientDataJSON?: unknown } | undefined
   let challenge: unknown
   try {
-    challenge = JSON.parse(isoBase64URL.toUTF8String(String(inner?.clientDataJSON ?? ''))).challenge
+    challenge = JSON.parse(
+      Buffer.from(String(inner?.clientDataJSON ?? ''), 'base64url').toString('utf8'),
+    ).challenge
   } catch {
     challenge = undefined
   }

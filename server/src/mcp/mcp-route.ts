@@ -1,7 +1,4 @@
 import { operations, requireAiConsent, type Store, toolsFor } from '@hearth/engine'
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { Hono } from 'hono'
 import { runTool } from '../ai/tool-runner.ts'
 import { type AppEnv, householdContext } from '../http/env.ts'
@@ -9,6 +6,17 @@ import { requireScope } from '../http/scope.ts'
 
 /** The MCP endpoint's path: one per household, `current` for the key's default household. */
 export const MCP_PATH = '/households/:householdId/mcp'
+
+/**
+ * The MCP SDK, loaded at the first MCP request rather than at start: importing it took about 0.3 s
+ * of every server's start, MCP used or not.
+ */
+const mcpLibrary = () =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, transport, types]) => ({ ...server, ...transport, ...types }))
 
 /**
  * Hearth as an MCP server (Streamable HTTP, stateless): the assistant's tools for the member and
@@ -20,6 +28,12 @@ export function mcpRoutes(store: Store) {
     const ctx = householdContext(c.var)
     await requireAiConsent(store.db, ctx.householdId, ctx.userId)
     const tools = toolsFor(ctx, () => operations.byName)
+    const {
+      Server,
+      WebStandardStreamableHTTPServerTransport,
+      CallToolRequestSchema,
+      ListToolsRequestSchema,
+    } = await mcpLibrary()
     const server = new Server({ name: 'hearth', version: '0.1.0' }, { capabilities: { tools: {} } })
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
       tools: tools.map((t) => ({

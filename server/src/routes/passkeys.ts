@@ -21,23 +21,20 @@ import {
   type Store,
 } from '@hearth/engine'
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi'
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-} from '@simplewebauthn/server'
-import { isoBase64URL } from '@simplewebauthn/server/helpers'
+import type { AuthenticationResponseJSON, VerifiedAuthenticationResponse } from '@simplewebauthn/server'
 import { rateLimiter } from 'hono-rate-limiter'
 import { hashApiKey } from '../auth/api-key-token.ts'
 import type { SessionSettings } from '../auth/session-settings.ts'
 import { startSession } from '../auth/start-session.ts'
 import {
   CHALLENGE_MS,
+  fromBase64Url,
   passkeyRegistrationOptions,
   refusedPasskey,
   relyingParty,
   takeAnsweredChallenge,
   verifiedPasskey,
+  webauthnLibrary,
 } from '../auth/webauthn.ts'
 import { type AppEnv, actorContext } from '../http/env.ts'
 import { problem } from '../http/problem.ts'
@@ -342,6 +339,7 @@ export function passkeyRoutes({ store, settings, authFailures, corsOrigins }: Pa
     await refuseBodyFields(c)
     refuseCrossSite(c, corsOrigins)
     const { rpID } = relyingParty(c, settings)
+    const { generateAuthenticationOptions } = await webauthnLibrary()
     const options = await generateAuthenticationOptions({
       rpID,
       userVerification: 'preferred',
@@ -367,7 +365,8 @@ export function passkeyRoutes({ store, settings, authFailures, corsOrigins }: Pa
       const found = await passkeyByCredentialId(store.db, String(body.response.id ?? ''))
       if (!found) throw new EngineError(401, 'PASSKEY_UNKNOWN', 'This passkey is not one of this server’s.')
       const { origin, rpID } = relyingParty(c, settings)
-      let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>
+      const { verifyAuthenticationResponse } = await webauthnLibrary()
+      let verified: VerifiedAuthenticationResponse
       try {
         verified = await verifyAuthenticationResponse({
           response: body.response as unknown as AuthenticationResponseJSON,
@@ -376,7 +375,7 @@ export function passkeyRoutes({ store, settings, authFailures, corsOrigins }: Pa
           expectedRPID: rpID,
           credential: {
             id: found.credentialId,
-            publicKey: isoBase64URL.toBuffer(found.publicKey),
+            publicKey: fromBase64Url(found.publicKey),
             counter: found.counter,
             transports: found.transports,
           },
