@@ -111,8 +111,8 @@ export async function isolatedDatabase(): Promise<IsolatedDatabase> {
       drop: () => onServer(BASE_DATABASE_URL!, [`drop database if exists ${quoteName(name)} with (force)`]),
     }
   }
-  const dirs: string[] = []
-  const dataDir = tempDataDir(dirs)
+  // Removed by `drop`, not by a caller's list.
+  const dataDir = tempDataDir([])
   return {
     dataDir,
     async drop() {

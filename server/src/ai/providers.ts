@@ -14,7 +14,7 @@ export function createProvider(config: AiProviderConfig): AssistantProvider {
         ? import('./offline/offline-provider.ts').then((m) => m.offlineProvider)
         : import('./openai-provider.ts').then((m) => m.openAiCompatibleProvider(config)))
   return {
-    name: config.kind === 'offline' ? 'offline' : 'openai-compatible',
+    name: config.kind,
     chat: async (request, write) => (await load()).chat(request, write),
   }
 }

@@ -11,7 +11,9 @@ export const MCP_PATH = '/households/:householdId/mcp'
  * The MCP SDK, loaded at the first MCP request rather than at start: importing it took about 0.3 s
  * of every server's start, MCP used or not.
  */
-const mcpLibrary = () =>
+let mcpLoaded: ReturnType<typeof loadMcpLibrary> | undefined
+const mcpLibrary = () => (mcpLoaded ??= loadMcpLibrary())
+const loadMcpLibrary = () =>
   Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
