@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { CostLimiter, type CostLimits, type ExpensiveTurn } from './cost-limits.ts'
 
 const limits: CostLimits = {
@@ -86,6 +86,28 @@ describe('CostLimiter', () => {
     await tick()
     expect(log).toEqual(['first'])
     await second
+    expect(log).toEqual(['first', 'second'])
+    ;(await second).end()
+  })
+
+  it('admits a call whose household’s rest ends between its check and its place in the queue', async () => {
+    const limiter = new CostLimiter({ ...limits, expensiveRestPercent: 100 })
+    const log: string[] = []
+    const first = await call(limiter, 'h', 'a', log, 'first')
+    await tick()
+    first.end()
+    // The call's check sees the rest; every clock read after it (as the call joins the queue)
+    // sees it over, as when the process is preempted between the two.
+    const now = performance.now.bind(performance)
+    let reads = 0
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now() + (++reads > 1 ? 60_000 : 0))
+    let second: Promise<ExpensiveTurn>
+    try {
+      second = call(limiter, 'h', 'b', log, 'second')
+    } finally {
+      clock.mockRestore()
+    }
+    await tick()
     expect(log).toEqual(['first', 'second'])
     ;(await second).end()
   })

@@ -243,16 +243,21 @@ export class CostLimiter {
     })
   }
 
-  /** Gives turns to waiting calls in order; a member at its limit lets the calls behind it pass. */
+  /** Gives turns to waiting calls, then sets the wake for the rest of the queue. */
   private admit(householdId: string, turns: HouseholdTurns): void {
+    this.admitInOrder(turns)
+    this.wake(turns)
+    this.forget(householdId, turns)
+  }
+
+  /** Gives turns to waiting calls in order; a member at its limit lets the calls behind it pass. */
+  private admitInOrder(turns: HouseholdTurns): void {
     for (const waiter of [...turns.waiting]) {
       if (!this.mayStart(turns, waiter.userId)) continue
       turns.waiting.splice(turns.waiting.indexOf(waiter), 1)
       this.take(turns, waiter.userId)
       waiter.admit()
     }
-    this.wake(turns)
-    this.forget(householdId, turns)
   }
 
   /** Seconds until a place may be free: the longest call running so far, at least one. */
@@ -272,7 +277,13 @@ export class CostLimiter {
   private wake(turns: HouseholdTurns): void {
     if (turns.waiting.length === 0 || turns.timer) return
     const wait = turns.restUntil - performance.now()
-    if (wait <= 0) return
+    // Over already: it may have ended after a call was sent to wait for it and before it joined
+    // the queue, and no timer would ever admit that call. Whoever waits for a place instead is
+    // admitted when a call ends.
+    if (wait <= 0) {
+      this.admitInOrder(turns)
+      return
+    }
     turns.timer = setTimeout(() => {
       turns.timer = undefined
       const householdId = [...this.households].find(([, t]) => t === turns)?.[0]
