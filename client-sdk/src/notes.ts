@@ -93,6 +93,7 @@ export async function openNote(context: NoteContext, target: NoteTarget): Promis
   const status: NoteStatus = { connected: false, synced: false, error: null, refused: null }
   const changed = () => events.emit('status', { ...status })
   let provider: WebsocketProvider | null = null
+  let stopWatchingNetwork = () => {}
   if (context.serverUrl && context.socketClass) {
     const base = `${context.serverUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/notes/ws`
     provider = new WebsocketProvider(
@@ -130,7 +131,7 @@ export async function openNote(context: NoteContext, target: NoteTarget): Promis
       changed()
     })
     provider.awareness.setLocalStateField('user', { name: context.user.name })
-    provider.connect()
+    stopWatchingNetwork = followNetwork(provider)
   }
   const awareness = provider?.awareness ?? new Awareness(doc)
   let closed = false
@@ -177,10 +178,38 @@ export async function openNote(context: NoteContext, target: NoteTarget): Promis
     async close() {
       if (closed) return
       closed = true
+      stopWatchingNetwork()
       provider?.destroy()
       if (status.refused) await cache?.clear()
       else await cache?.close()
       doc.destroy()
     },
+  }
+}
+
+/**
+ * Connects `provider`, and where the platform says when the network goes (a browser's `offline`
+ * and `online` events), disconnects at once and connects again when it is back. Without this a
+ * socket the network dropped looks connected until y-websocket hears nothing for 30 s: the note
+ * would say it is shared while edits go nowhere, and the others would still show as editing.
+ * Answers a function that stops following the network.
+ */
+function followNetwork(provider: WebsocketProvider): () => void {
+  const page = globalThis as {
+    addEventListener?: Window['addEventListener']
+    navigator?: { onLine?: boolean }
+  }
+  if (typeof page.addEventListener !== 'function') {
+    provider.connect()
+    return () => {}
+  }
+  if (page.navigator?.onLine !== false) provider.connect()
+  const goOffline = () => provider.disconnect()
+  const goOnline = () => provider.connect()
+  addEventListener('offline', goOffline)
+  addEventListener('online', goOnline)
+  return () => {
+    removeEventListener('offline', goOffline)
+    removeEventListener('online', goOnline)
   }
 }

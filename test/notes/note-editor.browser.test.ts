@@ -79,11 +79,14 @@ describe.skipIf(!chromiumPath() || !existsSync(WEB_DIST))(
         )
         await a.page.screenshot({ path: join(SHOTS, 'note-editor-live.png'), fullPage: true })
 
-        // B goes offline, edits; A edits meanwhile; back online, both hold both edits.
+        // B goes offline, edits; A edits meanwhile; back online, both hold both edits. The note
+        // follows the browser's offline event: without it, y-websocket notices only after 30 s of
+        // silence, so a bound well under that fails the test if the note stops following it.
         await b.context.setOffline(true)
         await expect
-          .poll(() => b.page.locator('.note-status').innerText(), { timeout: 60_000 })
+          .poll(() => b.page.locator('.note-status').innerText(), { timeout: 15_000 })
           .toMatch(/^Offline/)
+        await expect.poll(() => b.page.getByText('Owner is editing').count()).toBe(0)
         await boxB.click()
         await b.page.keyboard.press('Control+Home')
         await b.page.keyboard.type('(Offline edit) ')
