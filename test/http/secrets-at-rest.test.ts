@@ -16,8 +16,13 @@ afterAll(() => {
 })
 
 const webhooks = { allowPrivate: true, timeoutMs: 2000 }
-const keyed = useTestServer({ webhooks: { ...webhooks, secretKey: 'secrets-at-rest-key' } })
-const keyless = useTestServer({ webhooks })
+// Stores of their own: each secret is looked for in every table and in a backup, which on the
+// worker's shared store would read every row its earlier files wrote.
+const keyed = useTestServer(
+  { webhooks: { ...webhooks, secretKey: 'secrets-at-rest-key' } },
+  { isolated: true },
+)
+const keyless = useTestServer({ webhooks }, { isolated: true })
 
 /** The tables of the store whose rows, read as text, hold `needle`. */
 async function tablesHolding(store: Store, needle: string): Promise<string[]> {
