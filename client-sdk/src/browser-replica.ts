@@ -102,7 +102,7 @@ async function openBlockStore(name: string, template?: () => Promise<Blob | null
  * The template, or null when it cannot be had (offline before the app was cached, say) or is not
  * gzip (an error page): PGlite would try to unzip that outside any promise it answers.
  */
-async function templateOrNull(template: () => Promise<Blob | null>): Promise<Blob | null> {
+export async function templateOrNull(template: () => Promise<Blob | null>): Promise<Blob | null> {
   try {
     const blob = await template()
     if (!blob) return null

@@ -5,7 +5,7 @@ import { openDB } from 'idb'
 import { sql } from 'kysely'
 import { ulid } from 'ulidx'
 import { describe, expect, it } from 'vitest'
-import { makeReplicaTemplate, openBrowserReplica } from './browser-replica.ts'
+import { makeReplicaTemplate, openBrowserReplica, templateOrNull } from './browser-replica.ts'
 import { BLOCK_FS_INITDB, BLOCK_FS_SETTINGS, blockDbName, idbBlockFs } from './idb-block-fs.ts'
 
 /** The block store's logic on fake-indexeddb; test/web/replica-storage.test.ts runs it in Chromium. */
@@ -156,11 +156,21 @@ describe('the IndexedDB block store', () => {
     expect(await tables(bad.store)).toBe(0)
     await bad.store.close()
     // No template to be had (null, a failed fetch, an error page): the long way too.
-    for (const answer of [async () => null, async () => new Blob(['<html>Not found</html>'])]) {
-      const none = await openBrowserReplica(`none-${ulid()}`, answer)
-      expect(none.rebuilt).toBe(false)
-      expect(await tables(none.store)).toBe(0)
-      await none.store.close()
+    const none = await openBrowserReplica(`none-${ulid()}`, async () => null)
+    expect(none.rebuilt).toBe(false)
+    expect(await tables(none.store)).toBe(0)
+    await none.store.close()
+  })
+
+  it('takes a failed fetch or an error page for no template, and a gzip stream for one', async () => {
+    const failed = async (): Promise<Blob> => {
+      throw new TypeError('Failed to fetch')
     }
+    expect(await templateOrNull(failed)).toBeNull()
+    expect(await templateOrNull(async () => null)).toBeNull()
+    expect(await templateOrNull(async () => new Blob(['<html>Not found</html>']))).toBeNull()
+    expect(await templateOrNull(async () => new Blob([]))).toBeNull()
+    const gzip = new Blob([gzipSync(new Uint8Array(16))])
+    expect(await templateOrNull(async () => gzip)).toBe(gzip)
   })
 })

@@ -56,7 +56,8 @@ describe.skipIf(!chromiumPath())('a screen whose read the key lacks', () => {
     })
     expect(rule.status).toBe(201)
 
-    for (const { screen, path, scope, words } of SCREENS) {
+    // One member per missing scope, who opens each screen that reads it.
+    for (const scope of new Set(SCREENS.map((s) => s.scope))) {
       // A member invited with every scope but this one: their key (or session) is narrowed to it.
       const invitation = await owner.api.post(`${h}/invitations`, {
         role: 'member',
@@ -73,27 +74,29 @@ describe.skipIf(!chromiumPath())('a screen whose read the key lacks', () => {
           name: `No ${scope.replace(':', ' ')}`,
           device: `No ${scope}`,
         })
-        await page
-          .getByRole('navigation', { name: 'Main' })
-          .getByRole('link', { name: screen, exact: true })
-          .click()
-        expect(new URL(page.url()).pathname).toBe(`/app${path}`)
-        const problem = page.locator(`[data-problem="scope"][data-scope="${scope}"]`).first()
-        await problem.waitFor({ timeout: 120_000 }).catch(async (error) => {
-          // What the screen said instead, for the log.
-          const said = await page.locator('main').textContent()
-          const badge = await page.locator('.sync-badge').textContent()
-          throw new Error(`${screen} showed: ${said?.slice(0, 400)} (badge: ${badge})`, { cause: error })
-        })
-        expect(await problem.textContent()).toContain(`You can’t see ${words} with this sign-in.`)
-        expect(await problem.getAttribute('role')).toBe('alert')
-        // Nothing on the screen pretends the data is there and empty.
-        expect(
+        for (const { screen, path, words } of SCREENS.filter((s) => s.scope === scope)) {
           await page
-            .locator('main')
-            .getByText(/No (transactions|accounts|rules) yet/)
-            .count(),
-        ).toBe(0)
+            .getByRole('navigation', { name: 'Main' })
+            .getByRole('link', { name: screen, exact: true })
+            .click()
+          expect(new URL(page.url()).pathname).toBe(`/app${path}`)
+          const problem = page.locator(`[data-problem="scope"][data-scope="${scope}"]`).first()
+          await problem.waitFor({ timeout: 120_000 }).catch(async (error) => {
+            // What the screen said instead, for the log.
+            const said = await page.locator('main').textContent()
+            const badge = await page.locator('.sync-badge').textContent()
+            throw new Error(`${screen} showed: ${said?.slice(0, 400)} (badge: ${badge})`, { cause: error })
+          })
+          expect(await problem.textContent()).toContain(`You can’t see ${words} with this sign-in.`)
+          expect(await problem.getAttribute('role')).toBe('alert')
+          // Nothing on the screen pretends the data is there and empty.
+          expect(
+            await page
+              .locator('main')
+              .getByText(/No (transactions|accounts|rules) yet/)
+              .count(),
+          ).toBe(0)
+        }
         expect(await badgeStates(page)).not.toContain('offline')
       } finally {
         await context.close()
