@@ -232,14 +232,19 @@ export interface HearthStats {
 export async function createHearthWith(platform: HearthPlatform, options: HearthOptions): Promise<Hearth> {
   const location = options.store ?? 'memory://'
   const credentials = new Credentials(options.serverUrl, options.token, options.deviceCredential)
-  const store = await platform.openStore(location, { template: options.replicaTemplate })
+  // Opened once: when the household is known, or the server cannot be reached to name it.
+  const opened: { store?: Store } = {}
+  const openStore = async () =>
+    (opened.store ??= await platform.openStore(location, { template: options.replicaTemplate }))
+  let store: Store
   let replica: Replica
   try {
-    const householdId = await resolveHousehold(options, credentials, store)
+    const householdId = await resolveHousehold(options, credentials, openStore)
+    store = await openStore()
     replica = await Replica.open(store, await platform.openQueue(location, store), householdId)
   } catch (error) {
     credentials.close()
-    await store.close()
+    await opened.store?.close()
     throw error
   }
   const events = new Emitter<HearthEvents>()

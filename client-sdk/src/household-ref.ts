@@ -13,12 +13,14 @@ export interface HouseholdRefOptions {
  * The household id a replica opens: the id given, or for `current` (the caller's default
  * household, as in the REST paths) the id the server names at `GET /households/current`. A store
  * that already holds one household opens on it when the server cannot be reached; anything else
- * the server answers, or no server to ask, is refused with a `HearthError` saying so.
+ * the server answers, or no server to ask, is refused with a `HearthError` saying so. `store`
+ * opens the device's store, asked for only when the server cannot be reached: a wrong key or a
+ * missing server is refused before a new store is made.
  */
 export async function resolveHousehold(
   options: HouseholdRefOptions,
   credentials: Credentials,
-  store: Store,
+  store: () => Promise<Store>,
 ): Promise<string> {
   if (options.household !== 'current') return options.household
   if (!options.serverUrl) {
@@ -32,7 +34,7 @@ export async function resolveHousehold(
   try {
     response = await credentials.fetch(url)
   } catch (error) {
-    const known = await householdsIn(store)
+    const known = await householdsIn(await store())
     if (known.length === 1) return known[0]!
     throw new HearthError(
       'HOUSEHOLD_UNRESOLVED',
