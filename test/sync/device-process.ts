@@ -23,6 +23,8 @@ for (let n = 0; ; n++) {
     await device.sync.disconnect()
   }
   const id = ulid()
-  await device.mutate.tags.create({ id, name: `Tag ${n}` })
+  // Named after its id: a process started again on the same folder counts from 0 again, and a
+  // second "Tag 0" would be refused as a name taken, ending that process.
+  await device.mutate.tags.create({ id, name: `Tag ${n} ${id}` })
   process.stdout.write(`acked ${n} ${id}\n`)
 }
