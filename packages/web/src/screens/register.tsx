@@ -11,6 +11,7 @@ import { ReadGuard, ReadMessage } from '../reads/read-guard.tsx'
 import { type ReadProblem, readProblem } from '../reads/read-problem.ts'
 import { navigate } from '../router.ts'
 import { incomeFirst, isInflow, offeredCategory } from './offered-category.ts'
+import { type EditedFields, transactionEdit } from './register/transaction-edit.ts'
 import { useRowWindow } from './register/use-row-window.ts'
 
 type Transaction = QueryResult<'transactions.list'>['items'][number]
@@ -536,6 +537,24 @@ function draftAmount(d: Draft): bigint | string {
   return inn - out
 }
 
+/** The draft as the row's fields, or an error for a person. */
+function editedFields(d: Draft, status: Transaction['status']): EditedFields | string {
+  const amount = draftAmount(d)
+  if (typeof amount === 'string') return amount
+  const splits = draftSplits(d, amount)
+  if (typeof splits === 'string') return splits
+  return {
+    date: d.date,
+    amountCents: amount.toString(),
+    payeeName: d.payee.trim(),
+    categoryId: splits.length > 0 ? null : d.categoryId || null,
+    memo: d.memo.trim() || null,
+    ...(status !== 'reconciled' && { status: d.cleared ? 'cleared' : 'pending' }),
+    tagIds: d.tagIds,
+    splits,
+  }
+}
+
 function draftSplits(
   d: Draft,
   total: bigint,
@@ -561,7 +580,8 @@ function EditTransaction(props: {
   onClose: () => void
 }) {
   const { hearth, transaction: t, lookups } = props
-  const [draft, setDraft] = useState(() => draftOf(t, lookups))
+  const [initial] = useState(() => draftOf(t, lookups))
+  const [draft, setDraft] = useState(initial)
   const [error, setError] = useState<string | null>(null)
   const first = useRef<HTMLInputElement>(null)
   useEffect(() => first.current?.focus(), [])
@@ -577,23 +597,13 @@ function EditTransaction(props: {
 
   const save = async (event: Event) => {
     event.preventDefault()
-    const amount = draftAmount(draft)
-    if (typeof amount === 'string') return setError(amount)
-    const splits = draftSplits(draft, amount)
-    if (typeof splits === 'string') return setError(splits)
-    const payee = draft.payee.trim()
+    const after = editedFields(draft, t.status)
+    if (typeof after === 'string') return setError(after)
+    // What the editor opened with, read the same way, so only what the person changed is sent.
+    const before = editedFields(initial, t.status)
+    const update = transactionEdit(t.id, typeof before === 'string' ? null : before, after)
     try {
-      await hearth.mutate.transactions.update({
-        id: t.id,
-        date: draft.date,
-        amountCents: amount.toString(),
-        ...(payee ? { payeeName: payee } : { payeeId: null }),
-        categoryId: splits.length > 0 ? null : draft.categoryId || null,
-        memo: draft.memo.trim() || null,
-        ...(t.status !== 'reconciled' && { status: draft.cleared ? 'cleared' : 'pending' }),
-        tagIds: draft.tagIds,
-        splits,
-      })
+      if (update) await hearth.mutate.transactions.update(update)
       close()
     } catch (e) {
       setError(errorMessage(e))
