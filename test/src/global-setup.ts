@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs'
+import { accessSync, chmodSync, constants, mkdtempSync, rmSync, statfsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openPGliteStore } from '@hearth/engine'
@@ -20,6 +20,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // profiles) goes under one folder, which the workers and the processes they start inherit as
   // TMPDIR, and which the teardown removes with whatever a test left behind.
   const scratch = mkdtempSync(join(scratchRoot(), 'hearth-test-run-'))
+  // As /tmp is: the cluster tests run PostgreSQL as the postgres user in a folder of their own here.
+  chmodSync(scratch, 0o1777)
   process.env.TMPDIR = scratch
   const dir = mkdtempSync(join(scratch, 'template-'))
   const [dropCopies] = await Promise.all([
