@@ -195,21 +195,20 @@ export async function openNote(context: NoteContext, target: NoteTarget): Promis
  * Answers a function that stops following the network.
  */
 function followNetwork(provider: WebsocketProvider): () => void {
-  const page = globalThis as {
-    addEventListener?: Window['addEventListener']
-    navigator?: { onLine?: boolean }
-  }
-  if (typeof page.addEventListener !== 'function') {
+  const page = globalThis as Partial<Pick<Window, 'addEventListener' | 'removeEventListener' | 'navigator'>>
+  const listen = page.addEventListener?.bind(page)
+  const unlisten = page.removeEventListener?.bind(page)
+  if (!listen || !unlisten) {
     provider.connect()
     return () => {}
   }
   if (page.navigator?.onLine !== false) provider.connect()
   const goOffline = () => provider.disconnect()
   const goOnline = () => provider.connect()
-  addEventListener('offline', goOffline)
-  addEventListener('online', goOnline)
+  listen('offline', goOffline)
+  listen('online', goOnline)
   return () => {
-    removeEventListener('offline', goOffline)
-    removeEventListener('online', goOnline)
+    unlisten('offline', goOffline)
+    unlisten('online', goOnline)
   }
 }

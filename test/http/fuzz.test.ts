@@ -156,7 +156,7 @@ let victimRows: Seeded
 let secrets: string[]
 let caller: TestMember
 let own: Seeded
-/** Whether a request that may write (any but GET) went out since `own` was seeded. */
+/** Whether a request that may write (any but GET) went out since `own` was seeded or last found unchanged. */
 let ownMayHaveChanged = false
 /** `stateOf(caller)` just after `own` was seeded. */
 let ownState = ''
